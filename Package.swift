@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// CoreLogic: the engine, the JSON codec and the features (standard library only).
+// CoreFFI:   the C ABI over CoreLogic, built as libcorelogic.so.
+let package = Package(
+    name: "corelogic",
+    products: [
+        .library(name: "CoreLogic", targets: ["CoreLogic"]),
+        .library(name: "corelogic", type: .dynamic, targets: ["CoreFFI"]),
+    ],
+    targets: [
+        .target(name: "CoreLogic"),
+        .target(name: "CoreFFI", dependencies: ["CoreLogic"]),
+        .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic"]),
+        // Codec benchmark: the only code that imports Foundation, as the reference to beat.
+        .executableTarget(name: "CodecBench", dependencies: ["CoreLogic"], path: "Benchmarks/CodecBench"),
+    ],
+    swiftLanguageModes: [.v5]
+)

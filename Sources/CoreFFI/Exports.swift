@@ -1,0 +1,1 @@
+// The C ABI lives here; see include/corelogic.h.
