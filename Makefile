@@ -65,3 +65,20 @@ install: lib
 
 clean:
 	rm -rf .build
+
+# ------------------------------------------------------------------------------
+# C hosts: the golden files through the ABI, the example programs, the guide's snippets
+# ------------------------------------------------------------------------------
+.PHONY: test-golden-c test-examples test-docs
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-golden-c
+
+# Every C host program runs under valgrind; `make test VALGRIND=` runs them bare.
+VALGRIND_FLAGS := --leak-check=full --error-exitcode=1 --suppressions=$(CURDIR)/Tests/c/valgrind.supp -q
+CHECKED        := $(if $(VALGRIND),$(VALGRIND) $(VALGRIND_FLAGS))
+TEST_JSON      := Tests/c/json.c
+
+test-golden-c: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -pthread Tests/c/golden_runner.c $(TEST_JSON) -o $(C_OUT)/golden_runner $(C_LINK) -lm
+	$(CHECKED) $(C_OUT)/golden_runner Tests/golden
