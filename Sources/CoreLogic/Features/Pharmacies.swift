@@ -10,12 +10,14 @@
 ///   wrapped in `typeahead(event:)`, and leaving `searching` cancels its effects.
 ///
 /// Rules:
-/// - Adding a pharmacy already in the list is ignored (the map stays open).
+/// - Pharmacies are told apart by `id`. Adding one whose id is already in the list is
+///   ignored (the map stays open); `delete`, `showDirections` and `select` act on the
+///   saved pharmacy with that id and are ignored for an id not in the list.
 /// - A failed add or delete returns to `loaded` with the error and the list unchanged;
 ///   the error is shown once: `errorDismissed`, or any move out of `loaded`, clears it.
-/// - `dismiss` and `select` are accepted in every phase except `adding`, `deleting`
-///   (a write in flight finishes first) and `dismissing`. `select` needs a pharmacy of
-///   the list and is accepted only in `loaded` and `showingDirections`.
+/// - `dismiss` is accepted in every phase except `adding`, `deleting` (a write in
+///   flight finishes first) and `dismissing`; `select` only in `loaded` and
+///   `showingDirections`.
 /// - Every other event that does not fit the current phase is ignored.
 public enum Pharmacies: Feature {
     public struct Pharmacy: Codable, Equatable, Hashable, Sendable {
@@ -63,6 +65,11 @@ public enum Pharmacies: Feature {
         public init(pharmacies: [Pharmacy] = [], phase: Phase = .loading) {
             self.pharmacies = pharmacies
             self.phase = phase
+        }
+
+        /// The saved pharmacy with `pharmacy`'s id (pharmacies are told apart by id).
+        public func saved(_ pharmacy: Pharmacy) -> Pharmacy? {
+            pharmacies.first { $0.id == pharmacy.id }
         }
 
         /// The map search's state while the map is shown, nil otherwise. Setting it
@@ -124,7 +131,8 @@ public enum Pharmacies: Feature {
 
     /// Where the host's router must be; derived from the phase (the `route` query).
     public enum Route: Codable, Equatable, Sendable {
-        /// The list screen (also while loading, adding or deleting).
+        /// The list screen (also while loading, after a failed load with its retry button,
+        /// and while adding or deleting).
         case list
         /// The map with its search field.
         case map
@@ -169,7 +177,7 @@ public enum Pharmacies: Feature {
         case (.searching, .typeahead(let event)):
             Typeahead.reduce(ifPresent: &state.search, event)
         case (.searching, .add(let pharmacy)):
-            guard !state.pharmacies.contains(where: { $0.id == pharmacy.id }) else { return }
+            guard state.saved(pharmacy) == nil else { return }
             state.phase = .adding(pharmacy: pharmacy)
         case (.adding(let pharmacy), .added):
             state.pharmacies.append(pharmacy)
@@ -178,8 +186,8 @@ public enum Pharmacies: Feature {
             state.phase = .loaded(error: message)
 
         case (.loaded, .delete(let pharmacy)):
-            guard state.pharmacies.contains(pharmacy) else { return }
-            state.phase = .deleting(pharmacy: pharmacy)
+            guard let saved = state.saved(pharmacy) else { return }
+            state.phase = .deleting(pharmacy: saved)
         case (.deleting(let pharmacy), .deleted):
             state.pharmacies.removeAll { $0.id == pharmacy.id }
             state.phase = .loaded(error: nil)
@@ -190,14 +198,14 @@ public enum Pharmacies: Feature {
             state.phase = .loaded(error: nil)
 
         case (.loaded, .showDirections(let pharmacy)):
-            guard state.pharmacies.contains(pharmacy) else { return }
-            state.phase = .showingDirections(pharmacy: pharmacy)
+            guard let saved = state.saved(pharmacy) else { return }
+            state.phase = .showingDirections(pharmacy: saved)
         case (.showingDirections, .closeDirections):
             state.phase = .loaded(error: nil)
 
         case (.loaded, .select(let pharmacy)), (.showingDirections, .select(let pharmacy)):
-            guard state.pharmacies.contains(pharmacy) else { return }
-            state.phase = .dismissing(selected: pharmacy, from: state.phase)
+            guard let saved = state.saved(pharmacy) else { return }
+            state.phase = .dismissing(selected: saved, from: state.phase)
         case (.loading, .dismiss), (.loadingFailed, .dismiss), (.loaded, .dismiss),
              (.searching, .dismiss), (.showingDirections, .dismiss):
             state.phase = .dismissing(selected: nil, from: state.phase)

@@ -236,6 +236,16 @@ final class PharmaciesTests: XCTestCase {
         XCTAssertEqual(system.state, before)
     }
 
+    func testPharmaciesAreToldApartByIdSoAnOlderCopyActsOnTheSavedOne() throws {
+        let system = try loadedSystem()
+        let renamed = Pharmacy(id: boots.id, name: "Boots (old name)", address: boots.address)
+        XCTAssertEqual(try system.send(.delete(pharmacy: renamed)).batch?.state.phase, .deleting(pharmacy: boots))
+        _ = try system.deliver(2, .deleted(pharmacy: renamed))
+        _ = try system.send(.showMap)
+        XCTAssertEqual(try system.send(.add(pharmacy: lloyds)).effects, [], "same id as a saved one")
+        XCTAssertEqual(system.state.pharmacies, [lloyds])
+    }
+
     // MARK: Queries
 
     func testNavigationIsAQueryOfTheState() throws {
