@@ -68,7 +68,7 @@ final class ProfileTests: XCTestCase {
     func testEditsWhileSavingDoNotChangeTheSaveInFlightAndShowAsUnsaved() throws {
         let system = try filledSystem()
         _ = try system.send(.savePressed)
-        _ = try system.send(.setName(name: "Ada L"))
+        XCTAssertEqual(try system.send(.setName(name: "Ada L")).effects, [], "the save in flight is not restarted")
         XCTAssertEqual(system.runningRequest("save", as: SaveRequest.self), SaveRequest(press: 1, form: ada))
         let outcome = try system.deliver(1, .saved(press: 1))
         XCTAssertEqual(outcome.effects, [.cancel(1)])
