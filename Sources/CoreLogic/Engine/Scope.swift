@@ -22,7 +22,9 @@
 extension Feature {
     /// Applies `event` to optional child state; does nothing while `state` is nil.
     public static func reduce(ifPresent state: inout State?, _ event: Event) {
-        guard var child = state else { return }
+        // Moved out and back, not copied: the child's storage stays uniquely owned, so
+        // the reducer mutates it in place.
+        guard var child = state.take() else { return }
         reduce(&child, event)
         state = child
     }
