@@ -492,7 +492,7 @@ static void write_string(buffer *b, const char *s, size_t n) {
 }
 
 /* Shortest round-trip spelling, as the engine's writer does: positional with ".0" for
- * 1e-4 <= |d| < 2^53 ("100.0", "0.0001"), else exponential ("1e+16", "2.5e-07"). */
+ * 1e-4 <= |d| <= 2^53 ("100.0", "0.0001"), else exponential ("1e+16", "2.5e-07"). */
 static void write_double(buffer *b, double d) {
     if (!isfinite(d)) { put_text(b, "null"); return; }
     if (d == 0) { put_text(b, signbit(d) ? "-0.0" : "0.0"); return; }
@@ -513,7 +513,7 @@ static void write_double(buffer *b, double d) {
     digits[count] = '\0';
     if (negative) put_char(b, '-');
     double magnitude = fabs(d);
-    if (magnitude >= 1e-4 && magnitude < 9007199254740992.0) {
+    if (magnitude >= 1e-4 && magnitude <= 9007199254740992.0) {
         if (exponent < 0) {
             put_text(b, "0.");
             for (int i = -1; i > exponent; i--) put_char(b, '0');
