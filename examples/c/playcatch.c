@@ -219,14 +219,13 @@ int main(int argc, char **argv) {
                 uint64_t expirations;
                 if (read(g.timer_fd, &expirations, sizeof expirations) != (ssize_t)sizeof expirations) continue;
                 uint64_t effect = g.timer_effect;
-                printf("  timer of effect %llu fired\n", (unsigned long long)effect);
+                printf("  timer of effect %llu fired\nmachine: throws it back\n", (unsigned long long)effect);
                 /* The effect's result goes back through its id. The reducer gives the ball
                  * to the human, so the engine cancels the (finished) timer: our handler
                  * sees that cancel during this very call. */
                 status = corelogic_system_deliver(g.system, effect, "\"machineThrows\"", NULL);
                 if (status == CORELOGIC_STALE) printf("  (effect %llu was no longer running: dropped)\n", (unsigned long long)effect);
                 else if (status != CORELOGIC_OK) fprintf(stderr, "playcatch: deliver: %s\n", corelogic_last_error());
-                else printf("machine: throws it back\n");
             } else {
                 ssize_t n = read(STDIN_FILENO, in.bytes + in.length, sizeof in.bytes - in.length);
                 if (n > 0) in.length += (size_t)n;
