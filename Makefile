@@ -100,3 +100,8 @@ examples: lib
 
 test-examples: examples
 	CHECKED="$(CHECKED)" OUT=$(EXAMPLES_OUT) sh examples/c/test_examples.sh
+
+# Every ```c block of the C guide compiles, and its programs run and check themselves.
+test-docs: lib
+	CC="$(CC)" CFLAGS="$(CFLAGS)" CHECKED="$(CHECKED)" \
+	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/.build/release
