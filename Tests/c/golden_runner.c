@@ -1,6 +1,8 @@
 /* The golden files (docs/golden-files.md) run through libcorelogic exactly as a C host
  * sees it. Verdicts and FAIL lines match the Swift in-process runner
- * (Tests/CoreLogicTests/Golden/GoldenRunner.swift); only the host differs.
+ * (Tests/CoreLogicTests/Golden/GoldenRunner.swift), except for quoted messages: library
+ * errors come from corelogic_last_error(), which starts with the function's name, and a
+ * golden file that is not valid JSON is described by this runner's own parser (json.c).
  *
  * Usage: golden_runner [golden-directory]   (default Tests/golden)
  * Ends with "golden (c): N passed, N failed"; exit status 1 on any failure. */
