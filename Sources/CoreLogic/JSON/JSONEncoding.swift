@@ -21,14 +21,14 @@ final class _StreamEncoder: Encoder {
         var start: Int
     }
 
-    var out: [UInt8]
-    var frames: [Frame] = []
-    var serial = 0
+    @exclusivity(unchecked) var out: [UInt8]
+    @exclusivity(unchecked) var frames: [Frame] = []
+    @exclusivity(unchecked) var serial = 0
     /// Coding path of the value being encoded by `encode(to: self)`.
-    var path: [JSONPathComponent] = []
+    @exclusivity(unchecked) var path: [JSONPathComponent] = []
     /// The slot that `container(keyedBy:)` and friends on `self` fill.
-    var currentSlot = 0
-    var failure: JSONError?
+    @exclusivity(unchecked) var currentSlot = 0
+    @exclusivity(unchecked) var failure: JSONError?
 
     init(out: [UInt8]) {
         self.out = out
