@@ -49,50 +49,44 @@ precondition(ourState == state && theirState == state && ourEvent == .increment)
 
 func nowNS() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-/// Median ns/op over `rounds` rounds of `n` iterations.
-func measure(rounds: Int = 15, n: Int, _ body: () throws -> Void) rethrows -> Double {
-    for _ in 0..<max(1, n / 10) { try body() }   // warm-up
-    var samples: [Double] = []
+/// Median ns/op of `ours` and `theirs` over `rounds` rounds; each round runs
+/// `n` iterations of ours then `n / ratio` of Foundation, interleaved so that
+/// load from other processes hits both sides alike.
+func measure(rounds: Int = 15, n: Int, ratio: Int = 10, ours: () throws -> Void, theirs: () throws -> Void) rethrows -> (Double, Double) {
+    for _ in 0..<max(1, n / 10) { try ours() }   // warm-up
+    for _ in 0..<max(1, n / ratio / 10) { try theirs() }
+    var a: [Double] = [], b: [Double] = []
+    let m = max(1, n / ratio)
     for _ in 0..<rounds {
         let t0 = nowNS()
-        for _ in 0..<n { try body() }
+        for _ in 0..<n { try ours() }
         let t1 = nowNS()
-        samples.append(Double(t1 - t0) / Double(n))
+        for _ in 0..<m { try theirs() }
+        let t2 = nowNS()
+        a.append(Double(t1 - t0) / Double(n))
+        b.append(Double(t2 - t1) / Double(m))
     }
-    samples.sort()
-    return samples[samples.count / 2]
-}
-
-// `CodecBench profile <op>` loops one of our operations, for a profiler.
-if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "profile" {
-    let op = CommandLine.arguments[2]
-    for _ in 0..<300_000 {
-        switch op {
-        case "encode": blackHole(try JSONCoding.encode(state))
-        case "decode": blackHole(try JSONCoding.decode(SearchState.self, from: stateBytes))
-        case "decodevalue": blackHole(try JSONCoding.decode(SearchState.self, from: stateValue))
-        case "event": blackHole(try JSONCoding.decode(CounterEvent.self, from: eventBytes))
-        default: blackHole(try JSONParser.parse(stateBytes))
-        }
-    }
-    exit(0)
+    a.sort(); b.sort()
+    return (a[a.count / 2], b[b.count / 2])
 }
 
 struct Row { var op: String; var ours: Double; var foundation: Double }
 var rows: [Row] = []
 
-rows.append(Row(op: "encode state",
-    ours: try measure(n: 20_000) { blackHole(try JSONCoding.encode(state)) },
-    foundation: try measure(n: 2_000) { blackHole(try foundationEncoder.encode(state)) }))
-rows.append(Row(op: "decode state",
-    ours: try measure(n: 20_000) { blackHole(try JSONCoding.decode(SearchState.self, from: stateBytes)) },
-    foundation: try measure(n: 2_000) { blackHole(try foundationDecoder.decode(SearchState.self, from: stateData)) }))
-rows.append(Row(op: "decode event {\"increment\":{}}",
-    ours: try measure(n: 200_000) { blackHole(try JSONCoding.decode(CounterEvent.self, from: eventBytes)) },
-    foundation: try measure(n: 20_000) { blackHole(try foundationDecoder.decode(CounterEvent.self, from: eventData)) }))
-rows.append(Row(op: "parse state to JSONValue",
-    ours: try measure(n: 20_000) { blackHole(try JSONParser.parse(stateBytes)) },
-    foundation: try measure(n: 2_000) { blackHole(try JSONSerialization.jsonObject(with: stateData)) }))
+func row(_ op: String, _ r: (Double, Double)) { rows.append(Row(op: op, ours: r.0, foundation: r.1)) }
+
+row("encode state", try measure(n: 20_000,
+    ours: { blackHole(try JSONCoding.encode(state)) },
+    theirs: { blackHole(try foundationEncoder.encode(state)) }))
+row("decode state", try measure(n: 20_000,
+    ours: { blackHole(try JSONCoding.decode(SearchState.self, from: stateBytes)) },
+    theirs: { blackHole(try foundationDecoder.decode(SearchState.self, from: stateData)) }))
+row("decode event {\"increment\":{}}", try measure(n: 200_000, ratio: 4,
+    ours: { blackHole(try JSONCoding.decode(CounterEvent.self, from: eventBytes)) },
+    theirs: { blackHole(try foundationDecoder.decode(CounterEvent.self, from: eventData)) }))
+row("parse state to JSONValue", try measure(n: 20_000,
+    ours: { blackHole(try JSONParser.parse(stateBytes)) },
+    theirs: { blackHole(try JSONSerialization.jsonObject(with: stateData)) }))
 
 func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 func fmt(_ x: Double) -> String { String(format: "%.0f", x) }

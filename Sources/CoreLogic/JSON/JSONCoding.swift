@@ -12,17 +12,13 @@
 public enum JSONCoding {
     /// Appends the compact JSON of `value` to `out`. On error `out` is unchanged.
     public static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        let enc = _StreamEncoder(out: [])
-        swap(&enc.out, &out)
-        let start = enc.out.count
+        let enc = _StreamEncoder()
         do {
             try enc.encodeRoot(value)
         } catch {
-            enc.out.removeSubrange(min(start, enc.out.count)...)
-            swap(&enc.out, &out)
             throw asJSONError(error)
         }
-        swap(&enc.out, &out)
+        out.append(contentsOf: enc.out.buffer)
     }
 
     /// The compact JSON of `value` as UTF-8 bytes.

@@ -5,10 +5,11 @@ struct _MoveStack<T> {
     private(set) var count = 0
     private var capacity: Int
 
-    /// Allocates nothing until the first push.
+    /// Allocates nothing until the first push (`base` is a dangling, aligned
+    /// placeholder while `capacity` is 0).
     init() {
         self.capacity = 0
-        self.base = UnsafeMutablePointer<T>.allocate(capacity: 0)
+        self.base = UnsafeMutablePointer<T>(bitPattern: MemoryLayout<T>.alignment) ?? .allocate(capacity: 1)
     }
 
     @inline(__always) mutating func push(_ v: T) {
@@ -21,7 +22,7 @@ struct _MoveStack<T> {
         let newCapacity = capacity == 0 ? 32 : capacity &* 2
         let bigger = UnsafeMutablePointer<T>.allocate(capacity: newCapacity)
         bigger.moveInitialize(from: base, count: count)
-        base.deallocate()
+        if capacity > 0 { base.deallocate() }
         base = bigger
         capacity = newCapacity
     }
@@ -61,7 +62,8 @@ struct _MoveStack<T> {
 
     mutating func release() {
         base.deinitialize(count: count)
-        base.deallocate()
+        if capacity > 0 { base.deallocate() }
         count = 0
+        capacity = 0
     }
 }

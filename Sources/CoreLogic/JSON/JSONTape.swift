@@ -165,33 +165,38 @@ extension _Parser {
     func checkDuplicateKeys(_ tape: [_TapeEntry], object: Int) throws {
         let n = Int(tape[object].len)
         guard n > 1 else { return }
-        var keyIdx: [Int] = []
-        keyIdx.reserveCapacity(n)
-        var k = object + 1
-        for _ in 0..<n {
-            keyIdx.append(k)
-            k = Int(tape[k + 1].next)
-        }
         if n <= 12 {
-            for a in 1..<n {
-                let ea = tape[keyIdx[a]]
+            // Pairwise, walking the members in place.
+            var a = Int(tape[object + 2].next)
+            for _ in 1..<n {
+                let ea = tape[a]
                 var sa = ea.slow ? tapeString(ea) : ""
-                defer { sa = "" }
-                for b in 0..<a {
-                    let eb = tape[keyIdx[b]]
+                var b = object + 1
+                while b < a {
+                    let eb = tape[b]
                     let same: Bool
-                    if !ea.slow {
-                        same = UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len)).withMemoryRebound(to: UInt8.self) { tapeKeyEquals(eb, $0) }
+                    if !ea.slow && !eb.slow {
+                        same = ea.len == eb.len && UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len)).elementsEqual(
+                            UnsafeBufferPointer(start: p + Int(eb.start), count: Int(eb.len)))
+                    } else if !ea.slow {
+                        same = tapeKeyEquals(eb, UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len)))
                     } else {
                         same = sa.withUTF8 { tapeKeyEquals(eb, $0) }
                     }
                     if same { throw fail("duplicate key \(JSONWriter.string(.string(tapeString(ea))))", at: Int(ea.start) - 1) }
+                    b = Int(tape[b + 1].next)
                 }
+                sa = ""
+                a = Int(tape[a + 1].next)
             }
         } else {
             var seen = Set<String>(minimumCapacity: n)
-            for ix in keyIdx where !seen.insert(tapeString(tape[ix])).inserted {
-                throw fail("duplicate key \(JSONWriter.string(.string(tapeString(tape[ix]))))", at: Int(tape[ix].start) - 1)
+            var k = object + 1
+            for _ in 0..<n {
+                if !seen.insert(tapeString(tape[k])).inserted {
+                    throw fail("duplicate key \(JSONWriter.string(.string(tapeString(tape[k]))))", at: Int(tape[k].start) - 1)
+                }
+                k = Int(tape[k + 1].next)
             }
         }
     }

@@ -98,23 +98,24 @@ final class _TapeDecoder: Decoder {
 
     /// The entry a keyed container of `Key` reads: an object, or a string naming a
     /// case (a payload-less case sent bare).
-    func keyedEntry<Key: CodingKey>(_ i: Int, _: Key.Type) throws -> Int {
-        let e = tape[i]
-        if e.kind == .object {
-        } else if e.kind == .string && Key.self != _DictionaryKeyType.type {
-            let s = string(i)
-            if Key(stringValue: s) == nil {
-                if let names = _caseNames(Key.self) {
-                    throw error(at: i, "unknown case '\(s)'; valid cases: " + names.joined(separator: ", "))
-                }
-                throw error(at: i, "expected an object, found \(describe(i))")
-            }
-        } else {
-            throw error(at: i, "expected an object, found \(describe(i))")
-        }
+    @inline(__always) func keyedEntry<Key: CodingKey>(_ i: Int, _: Key.Type) throws -> Int {
+        if tape[i].kind != .object { try checkBareCase(i, Key.self) }
         lastKeyType = Key.self
         lastContainer = i
         return i
+    }
+
+    @inline(never) func checkBareCase<Key: CodingKey>(_ i: Int, _: Key.Type) throws {
+        guard tape[i].kind == .string && Key.self != _DictionaryKeyType.type else {
+            throw error(at: i, "expected an object, found \(describe(i))")
+        }
+        let s = string(i)
+        if Key(stringValue: s) == nil {
+            if let names = _caseNames(Key.self) {
+                throw error(at: i, "unknown case '\(s)'; valid cases: " + names.joined(separator: ", "))
+            }
+            throw error(at: i, "expected an object, found \(describe(i))")
+        }
     }
 
     func convert(_ error: Error) -> Error {
@@ -254,6 +255,7 @@ struct _TapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let o = d.tape[obj]
         if o.kind == .string { return Key(stringValue: d.string(obj)).map { [$0] } ?? [] }
         var keys: [Key] = []
+        keys.reserveCapacity(Int(o.len))
         var k = obj + 1
         for _ in 0..<Int(o.len) {
             if let key = Key(stringValue: d.string(k)) { keys.append(key) }
