@@ -1,1 +1,195 @@
-// The C ABI lives here; see include/corelogic.h.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CoreLogic
+
+// The C ABI of include/corelogic.h. Each export is a thin wrapper: check arguments,
+// find the system, call the engine, map errors to a status. No business logic here.
+
+public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+public typealias CommandFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
+
+/// Bumped with every release; the header's CORELOGIC_VERSION_* macros match it.
+let libraryVersion = "0.1.0"
+/// Changes only when the ABI changes incompatibly; equals CORELOGIC_ABI_VERSION.
+let abiVersion: Int32 = 1
+
+private let versionString = immortalCString(libraryVersion)
+private let statusNames: [Int32: UnsafePointer<CChar>] = {
+    var names: [Int32: UnsafePointer<CChar>] = [:]
+    for status in Status.allCases { names[status.rawValue] = immortalCString(status.constantName) }
+    return names
+}()
+private let unknownStatusName = immortalCString("CORELOGIC_UNKNOWN_STATUS")
+
+@_cdecl("corelogic_version")
+public func corelogic_version() -> UnsafePointer<CChar> { versionString }
+
+@_cdecl("corelogic_abi_version")
+public func corelogic_abi_version() -> Int32 { abiVersion }
+
+@_cdecl("corelogic_status_name")
+public func corelogic_status_name(_ status: Int32) -> UnsafePointer<CChar> {
+    statusNames[status] ?? unknownStatusName
+}
+
+@_cdecl("corelogic_last_error")
+public func corelogic_last_error() -> UnsafePointer<CChar> { LastError.current }
+
+@_cdecl("corelogic_free")
+public func corelogic_free(_ json: UnsafeMutablePointer<CChar>?) {
+    free(json)
+}
+
+@_cdecl("corelogic_features")
+public func corelogic_features(_ out: OutString?) -> Int32 {
+    abiCall("corelogic_features") {
+        guard let out else { throw argumentError("out_json is NULL") }
+        out.pointee = nil
+        try store(out) { JSONWriter.write(.array(FeatureCatalog.all.map(\.jsonValue)), into: &$0) }
+        return .ok
+    }
+}
+
+@_cdecl("corelogic_system_new")
+public func corelogic_system_new(
+    _ feature: UnsafePointer<CChar>?, _ state: UnsafePointer<CChar>?,
+    _ outSystem: UnsafeMutablePointer<UInt64>?, _ outBatch: OutString?
+) -> Int32 {
+    abiCall("corelogic_system_new") {
+        outBatch?.pointee = nil
+        guard let outSystem else { throw argumentError("out_system is NULL") }
+        outSystem.pointee = 0
+        guard let feature else { throw argumentError("feature is NULL") }
+        let descriptor = try FeatureCatalog.named(String(cString: feature))
+        let system = try state.map { text in
+            try withBorrowedBytes(text) { try descriptor.makeSystem(state: $0) }
+        } ?? descriptor.makeSystem()
+        if let outBatch {
+            try store(outBatch) { try system.writeInitialBatch(into: &$0) }
+        }
+        outSystem.pointee = HandleTable.shared.insert(SystemBox(system))
+        return .ok
+    }
+}
+
+@_cdecl("corelogic_system_free")
+public func corelogic_system_free(_ system: UInt64) -> Int32 {
+    abiCall("corelogic_system_free") {
+        let box = try HandleTable.shared.remove(system)
+        box.system.close()
+        return .ok
+    }
+}
+
+/// Runs `call` with a sink that copies the batch into a malloc'd string for the host.
+private func withBatchSink(_ outBatch: OutString?, _ call: (((UnsafeRawBufferPointer) -> Void)?) throws -> Status) throws -> Status {
+    guard let outBatch else { return try call(nil) }
+    outBatch.pointee = nil
+    var copy: UnsafeMutablePointer<CChar>?
+    let status = try call { bytes in copy = mallocCString(bytes) }
+    if status == .ok {
+        guard let copy else { throw OutOfMemory() }
+        outBatch.pointee = copy
+    } else {
+        free(copy)
+    }
+    return status
+}
+
+private func staleError(_ effect: UInt64) -> Status {
+    LastError.set("effect \(effect) is not running (cancelled, completed, or never started); input dropped")
+    return .stale
+}
+
+@_cdecl("corelogic_system_send")
+public func corelogic_system_send(_ system: UInt64, _ event: UnsafePointer<CChar>?, _ outBatch: OutString?) -> Int32 {
+    abiCall("corelogic_system_send") {
+        outBatch?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let event else { throw argumentError("event_json is NULL") }
+        return try withBorrowedBytes(event) { bytes in
+            try withBatchSink(outBatch) { sink in try box.system.send(bytes, batch: sink) }
+        }
+    }
+}
+
+@_cdecl("corelogic_system_deliver")
+public func corelogic_system_deliver(
+    _ system: UInt64, _ effect: UInt64, _ event: UnsafePointer<CChar>?, _ outBatch: OutString?
+) -> Int32 {
+    let status = abiCall("corelogic_system_deliver") {
+        outBatch?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let event else { throw argumentError("event_json is NULL") }
+        return try withBorrowedBytes(event) { bytes in
+            try withBatchSink(outBatch) { sink in try box.system.deliver(effect, bytes, batch: sink) }
+        }
+    }
+    return status == Status.stale.rawValue ? staleError(effect).rawValue : status
+}
+
+@_cdecl("corelogic_system_complete")
+public func corelogic_system_complete(_ system: UInt64, _ effect: UInt64, _ outBatch: OutString?) -> Int32 {
+    let status = abiCall("corelogic_system_complete") {
+        outBatch?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        return try withBatchSink(outBatch) { sink in try box.system.complete(effect, batch: sink) }
+    }
+    return status == Status.stale.rawValue ? staleError(effect).rawValue : status
+}
+
+@_cdecl("corelogic_system_state")
+public func corelogic_system_state(_ system: UInt64, _ out: OutString?) -> Int32 {
+    abiCall("corelogic_system_state") {
+        out?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let out else { throw argumentError("out_json is NULL") }
+        try store(out) { try box.system.writeState(into: &$0) }
+        return .ok
+    }
+}
+
+@_cdecl("corelogic_system_query")
+public func corelogic_system_query(_ system: UInt64, _ name: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
+    abiCall("corelogic_system_query") {
+        out?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let name else { throw argumentError("name is NULL") }
+        guard let out else { throw argumentError("out_json is NULL") }
+        let queryName = String(cString: name)
+        try store(out) { try box.system.writeQuery(queryName, into: &$0) }
+        return .ok
+    }
+}
+
+@_cdecl("corelogic_system_effects")
+public func corelogic_system_effects(_ system: UInt64, _ out: OutString?) -> Int32 {
+    abiCall("corelogic_system_effects") {
+        out?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let out else { throw argumentError("out_json is NULL") }
+        try store(out) { try box.system.writeEffects(into: &$0) }
+        return .ok
+    }
+}
+
+@_cdecl("corelogic_system_on_command")
+public func corelogic_system_on_command(_ system: UInt64, _ handler: CommandFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
+    abiCall("corelogic_system_on_command") {
+        let box = try HandleTable.shared.lookup(system)
+        box.system.setCommandHandler(handler.map { function in { json in function(context, json) } })
+        return .ok
+    }
+}
+
+@_cdecl("corelogic_system_on_state")
+public func corelogic_system_on_state(_ system: UInt64, _ handler: CommandFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
+    abiCall("corelogic_system_on_state") {
+        let box = try HandleTable.shared.lookup(system)
+        box.system.setStateHandler(handler.map { function in { json in function(context, json) } })
+        return .ok
+    }
+}

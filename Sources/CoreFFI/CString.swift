@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A malloc'd, NUL-terminated copy of `bytes`; the host frees it with `corelogic_free`.
+/// Nil only if malloc fails.
+func mallocCString(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutablePointer<CChar>? {
+    guard let memory = malloc(bytes.count + 1) else { return nil }
+    if let base = bytes.baseAddress, bytes.count > 0 {
+        memcpy(memory, base, bytes.count)
+    }
+    memory.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+    return memory.assumingMemoryBound(to: CChar.self)
+}
+
+/// A string that lives as long as the process, for the `const char *` the ABI returns
+/// without transferring ownership (version, status names).
+func immortalCString(_ text: String) -> UnsafePointer<CChar> {
+    var bytes = Array(text.utf8)
+    bytes.append(0)
+    let memory = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+    bytes.withUnsafeBytes { raw in
+        memory.withMemoryRebound(to: UInt8.self, capacity: bytes.count) { target in
+            for index in 0..<raw.count { target[index] = raw[index] }
+        }
+    }
+    return UnsafePointer(memory)
+}
+
+/// The bytes of a host's NUL-terminated string, borrowed for the duration of `body`.
+func withBorrowedBytes<T>(_ text: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    try body(UnsafeRawBufferPointer(start: text, count: strlen(text)))
+}
+
+/// Writes a fresh C string built by `write` to `out`.
+func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ write: (inout [UInt8]) throws -> Void) throws {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    try write(&bytes)
+    guard let copy = bytes.withUnsafeBytes(mallocCString) else {
+        throw OutOfMemory()
+    }
+    out.pointee = copy
+}
+
+struct OutOfMemory: Error {}

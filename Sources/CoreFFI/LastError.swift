@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CoreLogic
+
+/// Each thread's last error message (`corelogic_last_error`), kept as a malloc'd C
+/// string in a pthread key whose destructor frees it when the thread exits.
+enum LastError {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in free(pointer) }
+        return key
+    }()
+
+    private static let empty = immortalCString("")
+
+    /// The calling thread's message; "" when the thread's last call succeeded.
+    static var current: UnsafePointer<CChar> {
+        guard let pointer = pthread_getspecific(key) else { return empty }
+        return UnsafePointer(pointer.assumingMemoryBound(to: CChar.self))
+    }
+
+    static func set(_ message: String) {
+        let old = pthread_getspecific(key)
+        var bytes = Array(message.utf8)
+        bytes.append(0)
+        let copy = bytes.withUnsafeBytes { raw -> UnsafeMutableRawPointer? in
+            guard let memory = malloc(raw.count), let base = raw.baseAddress else { return nil }
+            memcpy(memory, base, raw.count)
+            return memory
+        }
+        pthread_setspecific(key, copy)
+        free(old)
+    }
+
+    static func clear() {
+        guard let old = pthread_getspecific(key) else { return }
+        pthread_setspecific(key, nil)
+        free(old)
+    }
+}
+
+/// Runs one ABI call: maps thrown errors to their status and message, so nothing a
+/// host does surfaces as a Swift error, and records the thread's last error.
+@inline(__always)
+func abiCall(_ function: StaticString, _ body: () throws -> Status) -> Int32 {
+    do {
+        let status = try body()
+        if status == .ok { LastError.clear() }
+        return status.rawValue
+    } catch let error as CoreLogicError {
+        LastError.set("\(function): \(error.message)")
+        return error.status.rawValue
+    } catch is OutOfMemory {
+        LastError.set("\(function): out of memory")
+        return Status.arg.rawValue
+    } catch {
+        LastError.set("\(function): \(error)")
+        return Status.arg.rawValue
+    }
+}
+
+func argumentError(_ what: String) -> CoreLogicError {
+    CoreLogicError(.arg, what)
+}

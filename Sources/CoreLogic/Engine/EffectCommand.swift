@@ -1,0 +1,23 @@
+/// What the host must do after a step (SPEC §2): stop an effect, or start one.
+///
+/// JSON: `{"cancel": 3}` and `{"start": {"id": 4, "feedback": "loadPage", "request": {...}}}`.
+public enum EffectCommand {
+    /// Stop the running effect with this id; any later input for it is stale.
+    case cancel(id: UInt64)
+    /// Start a new effect for the named feedback with this request.
+    case start(id: UInt64, feedback: String, request: any Encodable)
+
+    /// The effect id the command is about.
+    public var id: UInt64 {
+        switch self {
+        case .cancel(let id), .start(let id, _, _): return id
+        }
+    }
+}
+
+/// An effect the engine considers running: started and neither cancelled nor completed.
+public struct RunningEffect {
+    public let id: UInt64
+    public let feedback: String
+    public let request: any Encodable
+}

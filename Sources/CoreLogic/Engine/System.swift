@@ -1,0 +1,233 @@
+/// One running instance of a feature (SPEC §1, §3): its state, its running effects
+/// and its input queue.
+///
+/// Every input (``send(_:)``, ``deliver(_:_:)``, ``complete(_:)``) goes through one
+/// FIFO queue. A **step** takes one input, reduces it (send and deliver), then
+/// evaluates every feedback on the new state and records the cancel and start
+/// commands (SPEC §2). The rules:
+///
+/// - **Stale inputs**: `deliver` or `complete` for an id that is not running returns
+///   ``Outcome/stale``, changes nothing and is not journaled; a stale event never
+///   reaches the reducer.
+/// - **Re-entrancy**: a call made on the thread that is draining the queue (from
+///   inside ``onCommand`` or ``onState``) returns ``Outcome/queued`` and is processed
+///   after the current step, before the outer call returns. The reducer never runs
+///   re-entrantly and queued inputs do not grow the stack.
+/// - **Threads**: any number of threads may call a system; calls are serialized.
+///   Handlers run on the calling thread while the system is locked: a handler must
+///   not wait for another thread's call into the same system.
+/// - At creation the feedbacks are evaluated on the initial state (``initialBatch``).
+public final class System<F: Feature> {
+    /// One input of the queue.
+    public enum Input {
+        case send(F.Event)
+        case deliver(effect: UInt64, event: F.Event)
+        case complete(effect: UInt64)
+    }
+
+    /// The result of one call that ran steps (SPEC §4): the state after the last step
+    /// and the commands of every step drained by the call, in order.
+    public struct Batch {
+        public var state: F.State
+        public var commands: [EffectCommand]
+        public var steps: Int
+    }
+
+    /// What a call did.
+    public enum Outcome {
+        /// The input and everything it queued ran; this is the batch.
+        case applied(Batch)
+        /// The input names an effect that is not running; nothing changed.
+        case stale
+        /// Called from inside a handler while the system drains: the input is queued and
+        /// runs before the outer call returns.
+        case queued
+    }
+
+    /// Called with each command as it is produced, on the draining thread.
+    public var onCommand: ((EffectCommand) -> Void)? {
+        get { lock.withLock { commandHandler } }
+        set { lock.withLock { commandHandler = newValue } }
+    }
+
+    /// Called with each new state after each step, on the draining thread.
+    public var onState: ((F.State) -> Void)? {
+        get { lock.withLock { stateHandler } }
+        set { lock.withLock { stateHandler = newValue } }
+    }
+
+    /// Called before an accepted (not stale) input is applied; throwing rejects the input
+    /// and leaves the state unchanged. Journaling uses it so that an input is durable
+    /// before its call returns.
+    public var willApply: ((Input) throws -> Void)? {
+        get { lock.withLock { inputHook } }
+        set { lock.withLock { inputHook = newValue } }
+    }
+
+    /// The commands produced by evaluating the feedbacks on the first state.
+    public let initialBatch: Batch
+
+    private var currentState: F.State
+    private let trackers: [EffectTracker<F.State>]
+    private var ledger: EffectLedger
+    private var queue: [Input] = []
+    private var queueHead = 0
+    private var draining = false
+    private var closed = false
+    private var commandHandler: ((EffectCommand) -> Void)?
+    private var stateHandler: ((F.State) -> Void)?
+    private var inputHook: ((Input) throws -> Void)?
+    private let lock = RecursiveLock()
+
+    /// Creates a system and evaluates its feedbacks once on `state`.
+    /// - Parameters:
+    ///   - state: the first state; the feature's initial state when nil.
+    ///   - firstEffectID: the first id to hand out (a restored system continues after
+    ///     the ids its previous life used).
+    public init(state: F.State? = nil, firstEffectID: UInt64 = 1) {
+        currentState = state ?? F.initialState
+        trackers = F.feedbacks.map { $0.makeTracker($0.name) }
+        ledger = EffectLedger(nextID: max(firstEffectID, 1))
+        var commands: [EffectCommand] = []
+        Self.evaluate(trackers, currentState, &ledger, into: &commands)
+        initialBatch = Batch(state: currentState, commands: commands, steps: 0)
+    }
+
+    /// The current state.
+    public var state: F.State { lock.withLock { currentState } }
+
+    /// The next effect id this system will hand out.
+    public var nextEffectID: UInt64 { lock.withLock { ledger.nextID } }
+
+    /// The running effects, by increasing id.
+    public var runningEffects: [RunningEffect] {
+        lock.withLock {
+            var out: [RunningEffect] = []
+            for tracker in trackers { tracker.collectRunning(into: &out) }
+            out.sort { $0.id < $1.id }
+            return out
+        }
+    }
+
+    /// Whether `id` names a running effect.
+    public func isRunning(_ id: UInt64) -> Bool { lock.withLock { ledger.running[id] != nil } }
+
+    /// Sends an event from the host.
+    public func send(_ event: F.Event) throws -> Outcome { try submit(.send(event)) }
+
+    /// Delivers an event produced by the running effect `effect`.
+    public func deliver(_ effect: UInt64, _ event: F.Event) throws -> Outcome {
+        try submit(.deliver(effect: effect, event: event))
+    }
+
+    /// Reports that the effect `effect` finished and will deliver nothing more.
+    public func complete(_ effect: UInt64) throws -> Outcome { try submit(.complete(effect: effect)) }
+
+    /// Runs `input` and everything queued behind it.
+    ///
+    /// Throws only what ``willApply`` throws. For the call's own input the state is then
+    /// unchanged; an input queued from a handler that ``willApply`` rejects is dropped,
+    /// the others still run, and the first such error is thrown at the end.
+    public func submit(_ input: Input) throws -> Outcome {
+        try submit(input) { $0 }
+    }
+
+    /// ``submit(_:)``, then `body` with the outcome while the system is still locked, so
+    /// the batch can be encoded before another thread runs a step.
+    public func submit<R>(_ input: Input, _ body: (Outcome) throws -> R) throws -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(run(input))
+    }
+
+    private func run(_ input: Input) throws -> Outcome {
+        if closed { throw CoreLogicError(.handle, "\(F.name): the system is closed") }
+        if let id = input.effectID, ledger.running[id] == nil { return .stale }
+        if draining {
+            queue.append(input)
+            return .queued
+        }
+        try inputHook?(input)
+
+        draining = true
+        defer { draining = false }
+        var commands: [EffectCommand] = []
+        var steps = 1
+        var queuedError: Error?
+        step(input, &commands)
+        while queueHead < queue.count, !closed {
+            let next = queue[queueHead]
+            queueHead += 1
+            if let id = next.effectID, ledger.running[id] == nil { continue }
+            do {
+                try inputHook?(next)
+            } catch {
+                if queuedError == nil { queuedError = error }
+                continue
+            }
+            step(next, &commands)
+            steps += 1
+        }
+        queue.removeAll(keepingCapacity: queue.capacity <= 1024)
+        queueHead = 0
+        if let queuedError { throw queuedError }
+        return .applied(Batch(state: currentState, commands: commands, steps: steps))
+    }
+
+    /// Stops the system: handlers are dropped, queued inputs discarded, and every later
+    /// call throws ``Status/handle``. Safe to call from inside a handler; the call that is
+    /// draining finishes its current step and returns.
+    public func close() {
+        lock.withLock {
+            closed = true
+            commandHandler = nil
+            stateHandler = nil
+            inputHook = nil
+            queue.removeAll()
+            queueHead = 0
+        }
+    }
+
+    private func step(_ input: Input, _ commands: inout [EffectCommand]) {
+        switch input {
+        case .send(let event), .deliver(_, let event):
+            F.reduce(&currentState, event)
+        case .complete(let id):
+            if let owner = ledger.running.removeValue(forKey: id) {
+                trackers[owner].completed(id)
+            }
+        }
+        let first = commands.count
+        Self.evaluate(trackers, currentState, &ledger, into: &commands)
+        if let handler = commandHandler {
+            var index = first
+            while index < commands.count, !closed {
+                handler(commands[index])
+                index += 1
+            }
+        }
+        if let handler = stateHandler, !closed { handler(currentState) }
+    }
+
+    private static func evaluate(
+        _ trackers: [EffectTracker<F.State>], _ state: F.State,
+        _ ledger: inout EffectLedger, into commands: inout [EffectCommand]
+    ) {
+        if trackers.isEmpty { return }
+        for index in trackers.indices {
+            ledger.currentTracker = index
+            trackers[index].update(state, &ledger)
+        }
+        ledger.drainCommands(into: &commands)
+    }
+}
+
+extension System.Input {
+    /// The effect an input is about; nil for `send`.
+    public var effectID: UInt64? {
+        switch self {
+        case .send: return nil
+        case .deliver(let id, _), .complete(let id): return id
+        }
+    }
+}

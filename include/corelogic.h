@@ -1,0 +1,222 @@
+/*
+ * corelogic.h: the C interface of libcorelogic.
+ *
+ * corelogic runs business logic written once in Swift ("features") for any host that
+ * can call C. A host creates a *system* (one running instance of a feature), sends it
+ * JSON events, and gets back JSON state and *effect commands*: which effects (network
+ * requests, timers, storage...) must start or stop. The host performs the effects and
+ * feeds their results back with corelogic_system_deliver() and
+ * corelogic_system_complete(). The contract is SPEC.md; this header is its C manual.
+ *
+ * Conventions, said once and followed everywhere:
+ *
+ *  - Status: every function that can fail returns an int status: CORELOGIC_OK (0),
+ *    CORELOGIC_STALE (1), or a negative CORELOGIC_ERR_*. On any status other than OK,
+ *    corelogic_last_error() says what went wrong and where, and the system is exactly
+ *    as it was before the call.
+ *  - Ownership: every `char *` the library returns through an out-parameter is
+ *    malloc'd, NUL-terminated UTF-8, owned by the caller, and freed with
+ *    corelogic_free(). On failure, out-parameters are set to NULL (0 for handles).
+ *    `const char *` results (version, status names, last error) belong to the library:
+ *    never free them. Strings passed to handlers are borrowed for the duration of
+ *    the call only.
+ *  - Input strings are NUL-terminated UTF-8 JSON (RFC 8259, strict). Events use the
+ *    externally tagged form {"case": {"label": value}}; a case without payload may
+ *    also be sent as the bare string "case".
+ *  - Handles: corelogic_system is an opaque 64-bit handle; 0 is never valid. A freed
+ *    or never-created handle returns CORELOGIC_ERR_HANDLE, never undefined behaviour:
+ *    double free and use after free are detected.
+ *  - Threads: every function may be called from any thread. Calls on one system are
+ *    serialized (a second thread waits); calls on different systems run in parallel.
+ *  - Nothing a host passes (malformed JSON, wrong types, unknown cases, NULL
+ *    pointers, stale ids, bad handles) crashes the process; it returns a status.
+ */
+#ifndef CORELOGIC_H
+#define CORELOGIC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------
+ * Versions
+ * ---------------------------------------------------------------------------- */
+
+/* The library version this header describes; corelogic_version() returns the same
+ * "MAJOR.MINOR.PATCH" at run time. */
+#define CORELOGIC_VERSION_MAJOR 0
+#define CORELOGIC_VERSION_MINOR 1
+#define CORELOGIC_VERSION_PATCH 0
+#define CORELOGIC_VERSION_STRING "0.1.0"
+
+/* The ABI version of this header. A host should check, once at start-up, that
+ * corelogic_abi_version() == CORELOGIC_ABI_VERSION: a mismatch means the header and
+ * the loaded library disagree on the functions and their meaning. */
+#define CORELOGIC_ABI_VERSION 1
+
+/* ------------------------------------------------------------------------------
+ * Status codes (stable; only ever appended)
+ * ---------------------------------------------------------------------------- */
+
+/* Success. */
+#define CORELOGIC_OK 0
+/* deliver() or complete() for an effect that is not running (cancelled, completed or
+ * never started). The input was dropped: nothing changed, nothing was journaled, and
+ * the event never reached the reducer. Not an error: late results are normal. */
+#define CORELOGIC_STALE 1
+/* Not valid JSON, invalid UTF-8, nested deeper than 128 levels, or over 16 MiB. */
+#define CORELOGIC_ERR_JSON (-1)
+/* Valid JSON that is not this feature's event or state. The message names the JSON
+ * path ("$.queryChanged.text") and, for an unknown case, the valid cases. */
+#define CORELOGIC_ERR_SCHEMA (-2)
+/* Unknown feature or query name. The message lists the known names. */
+#define CORELOGIC_ERR_NOT_FOUND (-3)
+/* The system handle is 0, already freed, or was never created. */
+#define CORELOGIC_ERR_HANDLE (-4)
+/* Any other invalid argument, e.g. a NULL pointer where one is required. */
+#define CORELOGIC_ERR_ARG (-5)
+/* A file-system error (journal, snapshot). */
+#define CORELOGIC_ERR_IO (-6)
+/* Snapshot or journal content that cannot be used. */
+#define CORELOGIC_ERR_CORRUPT (-7)
+
+/* ------------------------------------------------------------------------------
+ * Library
+ * ---------------------------------------------------------------------------- */
+
+/* The library version, "MAJOR.MINOR.PATCH". Static; never NULL; do not free. */
+const char *corelogic_version(void);
+
+/* The library's ABI version; equal to CORELOGIC_ABI_VERSION for a matching header. */
+int corelogic_abi_version(void);
+
+/* The constant's name of a status, e.g. "CORELOGIC_ERR_SCHEMA", or
+ * "CORELOGIC_UNKNOWN_STATUS" for a code this library does not define.
+ * Static; never NULL; do not free. */
+const char *corelogic_status_name(int status);
+
+/* The calling thread's last error message: what went wrong and where, for the last
+ * call on this thread that did not return CORELOGIC_OK; "" after a call that
+ * returned OK. Never NULL. Owned by the library and valid until the next corelogic_*
+ * call on the same thread: copy it if you need it longer. */
+const char *corelogic_last_error(void);
+
+/* Frees a string returned through an out-parameter (batches, state, queries, effects,
+ * features). NULL is ignored. Never pass strings from handlers or const char* results. */
+void corelogic_free(char *json);
+
+/* The features this library runs, as a JSON array:
+ *   [{"name":"search","events":["queryChanged",...],
+ *     "feedbacks":[{"name":"loadPage","kind":"react"},...],
+ *     "queries":["isLoadingNextPage",...],"stateVersion":1}, ...]
+ * `*out_json` receives the string (free with corelogic_free).
+ * Returns OK, or ERR_ARG if out_json is NULL. */
+int corelogic_features(char **out_json);
+
+/* ------------------------------------------------------------------------------
+ * Systems
+ * ---------------------------------------------------------------------------- */
+
+/* A running instance of a feature. 0 is never a valid handle. */
+typedef uint64_t corelogic_system;
+
+/* Creates a system of `feature` (e.g. "search").
+ *
+ * state_json: the first state as JSON, or NULL for the feature's initial state.
+ * out_system: receives the handle (required).
+ * out_batch:  may be NULL; else receives the creation batch
+ *             {"state":{...},"effects":[...],"steps":0}: the feedbacks are evaluated on
+ *             the first state, so a state that asks for effects starts them at once.
+ *
+ * Returns OK; ERR_NOT_FOUND for an unknown feature; ERR_JSON or ERR_SCHEMA for a bad
+ * state_json; ERR_ARG if feature or out_system is NULL. */
+int corelogic_system_new(const char *feature, const char *state_json,
+                         corelogic_system *out_system, char **out_batch);
+
+/* Frees a system. Its running effects are simply forgotten (the host stops them).
+ * Safe from inside a handler of the same system: the handle is invalid at once, no
+ * more handlers of it are called, queued inputs are discarded, and the call that is
+ * running finishes its step and returns.
+ * Returns OK, or ERR_HANDLE if the handle is 0, already freed or never created. */
+int corelogic_system_free(corelogic_system system);
+
+/* Sends an event from the host: the reducer applies it, then the feedbacks are
+ * evaluated (one step). Inputs queued by handlers during the call run after it.
+ *
+ * out_batch: may be NULL; else receives
+ *   {"state":{...},"effects":[{"cancel":3},{"start":{"id":4,"feedback":"loadPage",
+ *    "request":{...}}}],"steps":1}
+ * with the state after the last step and the commands of every step the call ran, in
+ * order (within a step: all cancels, then all starts).
+ *
+ * Called from inside a handler of this system (on the thread that is running it), the
+ * event is queued and applied after the current step, before the outer call returns;
+ * the inner call returns OK at once and its batch (if asked for) has "steps":0 and the
+ * state as it is now. The reducer never runs re-entrantly.
+ *
+ * Returns OK; ERR_JSON, ERR_SCHEMA for a bad event (state unchanged); ERR_HANDLE;
+ * ERR_ARG if event_json is NULL. */
+int corelogic_system_send(corelogic_system system, const char *event_json, char **out_batch);
+
+/* Delivers an event produced by the running effect `effect_id`. Like send(), but if
+ * the effect is not running (cancelled, completed, never started) the event is
+ * dropped and CORELOGIC_STALE is returned: a stale result never reaches the reducer.
+ * From inside a handler: queued, and dropped later if an earlier queued input cancels
+ * the effect first.
+ * Returns OK, STALE, ERR_JSON, ERR_SCHEMA, ERR_HANDLE, ERR_ARG. */
+int corelogic_system_deliver(corelogic_system system, uint64_t effect_id,
+                             const char *event_json, char **out_batch);
+
+/* Reports that the effect `effect_id` finished and will deliver nothing more. It is no
+ * longer running, but its request stays current: an equal request does not start it
+ * again. out_batch as for send(), with the state unchanged.
+ * Returns OK, STALE (not running), ERR_HANDLE. */
+int corelogic_system_complete(corelogic_system system, uint64_t effect_id, char **out_batch);
+
+/* The current state as JSON in `*out_json` (free with corelogic_free).
+ * Returns OK, ERR_HANDLE, ERR_ARG (out_json NULL). */
+int corelogic_system_state(corelogic_system system, char **out_json);
+
+/* The value of the state query `name` (e.g. "isLoadingNextPage") as JSON in
+ * `*out_json` (free with corelogic_free): true, 3, ["a","b"], ...
+ * Returns OK, ERR_NOT_FOUND (unknown query; the message lists the valid ones),
+ * ERR_HANDLE, ERR_ARG. */
+int corelogic_system_query(corelogic_system system, const char *name, char **out_json);
+
+/* The running effects, by increasing id, as JSON in `*out_json`:
+ *   [{"id":4,"feedback":"loadPage","request":{...}}]
+ * Returns OK, ERR_HANDLE, ERR_ARG. */
+int corelogic_system_effects(corelogic_system system, char **out_json);
+
+/* ------------------------------------------------------------------------------
+ * Handlers (push)
+ *
+ * Instead of reading commands from batches (pull), a host may register handlers that
+ * are called as each command and each new state is produced. Use one or the other for
+ * the same commands. Handlers run synchronously on the thread that made the call,
+ * while the system is locked: they may call into the same system (those calls are
+ * queued, see corelogic_system_send), but must not wait for another thread that calls
+ * into the same system. The JSON string is borrowed for the duration of the call.
+ * `context` is passed back unchanged; the library never dereferences it.
+ * ---------------------------------------------------------------------------- */
+
+/* Receives one command: {"cancel":3} or {"start":{"id":4,"feedback":"...","request":{...}}}. */
+typedef void (*corelogic_command_fn)(void *context, const char *command_json);
+/* Receives the state after a step. */
+typedef void (*corelogic_state_fn)(void *context, const char *state_json);
+
+/* Sets the command handler (NULL removes it). Commands already produced (e.g. the
+ * creation batch) are not replayed; read them from the batch.
+ * Returns OK or ERR_HANDLE. */
+int corelogic_system_on_command(corelogic_system system, corelogic_command_fn handler, void *context);
+
+/* Sets the state handler (NULL removes it). Returns OK or ERR_HANDLE. */
+int corelogic_system_on_state(corelogic_system system, corelogic_state_fn handler, void *context);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CORELOGIC_H */
