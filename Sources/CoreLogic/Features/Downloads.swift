@@ -14,16 +14,18 @@ public enum Downloads: Feature {
     public struct State: Codable, Equatable, Sendable {
         /// How many downloads may run at once (at least 1).
         public var maxConcurrent: Int
-        /// Downloads not yet finished, in enqueue order; the first `maxConcurrent` run.
-        public var pending: [String]
-        /// Finished downloads, in the order they finished.
+        /// Downloads not yet finished, in enqueue order, each once; the first
+        /// `maxConcurrent` run.
+        public var pending: OrderedQueue<String>
+        /// Finished downloads, in the order they finished (a log: a URL enqueued again
+        /// appears again when it finishes again).
         public var finished: [String]
-        /// Failed downloads, in the order they failed.
+        /// Failed downloads, in the order they failed (a log, like `finished`).
         public var failed: [Failure]
 
         public init(maxConcurrent: Int = 3, pending: [String] = [], finished: [String] = [], failed: [Failure] = []) {
             self.maxConcurrent = maxConcurrent
-            self.pending = pending
+            self.pending = OrderedQueue(pending)
             self.finished = finished
             self.failed = failed
         }
@@ -37,11 +39,11 @@ public enum Downloads: Feature {
     public enum Event: Codable, Equatable, Sendable {
         /// Add a URL at the end of the queue; ignored if it is already pending.
         case enqueue(url: String)
-        /// Remove a pending URL, running or waiting.
+        /// Remove a pending URL, running or waiting; ignored if it is not pending.
         case cancel(url: String)
-        /// The download of `url` finished (from the `download` effect).
+        /// The download of `url` finished (from the `download` effect); ignored unless pending.
         case finished(url: String)
-        /// The download of `url` failed (from the `download` effect).
+        /// The download of `url` failed (from the `download` effect); ignored unless pending.
         case failed(url: String, reason: String)
         /// Change how many downloads may run at once (values below 1 count as 1).
         case setMaxConcurrent(value: Int)
@@ -62,20 +64,13 @@ public enum Downloads: Feature {
     public static func reduce(_ state: inout State, _ event: Event) {
         switch event {
         case .enqueue(let url):
-            guard !state.pending.contains(url) else { return }
-            state.finished.removeAll { $0 == url }
-            state.failed.removeAll { $0.url == url }
             state.pending.append(url)
         case .cancel(let url):
-            state.pending.removeAll { $0 == url }
+            state.pending.remove(url)
         case .finished(let url):
-            guard let index = state.pending.firstIndex(of: url) else { return }
-            state.pending.remove(at: index)
-            state.finished.append(url)
+            if state.pending.remove(url) { state.finished.append(url) }
         case .failed(let url, let reason):
-            guard let index = state.pending.firstIndex(of: url) else { return }
-            state.pending.remove(at: index)
-            state.failed.append(Failure(url: url, reason: reason))
+            if state.pending.remove(url) { state.failed.append(Failure(url: url, reason: reason)) }
         case .setMaxConcurrent(let value):
             state.maxConcurrent = max(value, 1)
         }

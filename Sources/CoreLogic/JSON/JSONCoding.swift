@@ -1,0 +1,88 @@
+/// `Codable` to and from JSON in the shape of Swift's synthesized conformances.
+///
+/// Encoding writes compact JSON: keys in the order the encoder receives them
+/// (declaration order for synthesized code), `nil` optionals omitted, enums
+/// externally tagged (`{"search":{"query":"swift"}}`, `{"increment":{}}`),
+/// `[String: V]` dictionaries with keys sorted so output is deterministic.
+/// Decoding accepts the same shapes plus a payload-less case sent as a bare string
+/// (`"increment"`); missing or null optionals decode as `nil`, unknown keys in
+/// structs are ignored, integers must be exact and in range.
+/// Every error thrown is a `JSONError`: `.syntax` for unparsable input, `.schema`
+/// (with the JSON path) for the wrong shape or a non-finite number to encode.
+public enum JSONCoding {
+    /// Appends the compact JSON of `value` to `out`. On error `out` is unchanged.
+    public static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
+        let enc = _StreamEncoder(out: [])
+        swap(&enc.out, &out)
+        let start = enc.out.count
+        do {
+            try enc.encodeRoot(value)
+        } catch {
+            enc.out.removeSubrange(min(start, enc.out.count)...)
+            swap(&enc.out, &out)
+            throw asJSONError(error)
+        }
+        swap(&enc.out, &out)
+    }
+
+    /// The compact JSON of `value` as UTF-8 bytes.
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        try encode(value, into: &out)
+        return out
+    }
+
+    /// The compact JSON of `value` as a string.
+    public static func encodeToString<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try encode(value), as: UTF8.self)
+    }
+
+    /// `value` as a `JSONValue` (what parsing its compact JSON would give).
+    public static func encodeToValue<T: Encodable>(_ value: T) throws -> JSONValue {
+        let bytes = try encode(value)
+        return try JSONParser.parse(bytes, limits: JSONLimits(maxDepth: Int.max, maxBytes: Int.max))
+    }
+
+    /// Decodes a `T` from an already parsed value.
+    public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        let dec = _TreeDecoder(value: value)
+        do {
+            return try dec.decodeValue(type, from: value, depth: 0, extra: [], last: nil)
+        } catch {
+            throw asJSONError(error)
+        }
+    }
+
+    /// Parses (with `limits`) and decodes a `T` from UTF-8 bytes.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> T {
+        try decode(type, from: try JSONParser.parse(bytes, limits: limits))
+    }
+
+    /// Parses (with `limits`) and decodes a `T` from UTF-8 bytes.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limits: JSONLimits = .default) throws -> T {
+        try decode(type, from: try JSONParser.parse(bytes, limits: limits))
+    }
+
+    /// Parses (with `limits`) and decodes a `T` from a string.
+    public static func decode<T: Decodable>(_ type: T.Type, from text: String, limits: JSONLimits = .default) throws -> T {
+        try decode(type, from: try JSONParser.parse(text, limits: limits))
+    }
+
+    /// The case names of an enum whose `CodingKeys` is `CaseIterable`, in
+    /// declaration order; nil for any other type.
+    public static func caseNames<T: Decodable>(of type: T.Type) -> [String]? {
+        let probe = _CaseNameProbe()
+        _ = try? T(from: probe)
+        return probe.names
+    }
+
+    static func asJSONError(_ error: Error) -> JSONError {
+        if let e = error as? JSONError { return e }
+        if let e = _TreeDecoder(value: .null).convert(error) as? JSONError { return e }
+        if let e = error as? EncodingError, case .invalidValue(_, let ctx) = e {
+            return JSONError.schema(JSONPath.render(codingPath: ctx.codingPath), ctx.debugDescription)
+        }
+        return JSONError.schema("$", String(describing: error))
+    }
+}

@@ -1,0 +1,493 @@
+/// Streaming `Encoder` that writes compact JSON straight into a byte buffer.
+///
+/// Containers are tracked on a stack of frames. A *slot* frame stands for one value
+/// position (the root, a keyed member, an array element, a super-encoder); a
+/// container frame is an open `{` or `[`. Writing into a container closes any
+/// frames opened above it, which is exactly the order synthesized `Codable` code
+/// uses. Writing into a container that was already closed is reported as an error.
+/// `[String: V]` and `[Int: V]` dictionaries are written with their keys sorted
+/// (byte order), so output does not depend on hashing order.
+final class _StreamEncoder: Encoder {
+    struct Frame {
+        enum Kind { case slot, object, array }
+        var id: Int
+        var kind: Kind
+        /// Containers: members written so far. Slots: 0 empty, 1 filled.
+        var count: Int
+        /// Slots: the id of the container that fills it, or 0.
+        var child: Int
+        /// Sorting containers (dictionaries): (key, offset of the member's first byte).
+        var sortEntries: [(String, Int)]?
+        var start: Int
+    }
+
+    var out: [UInt8]
+    var frames: [Frame] = []
+    var serial = 0
+    /// Coding path of the value being encoded by `encode(to: self)`.
+    var path: [JSONPathComponent] = []
+    /// The slot that `container(keyedBy:)` and friends on `self` fill.
+    var currentSlot = 0
+    var failure: JSONError?
+
+    init(out: [UInt8]) {
+        self.out = out
+    }
+
+    var codingPath: [CodingKey] { path.map(JSONKey.init) }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    // MARK: Frames
+
+    @inline(__always) func nextID() -> Int { serial &+= 1; return serial }
+
+    /// Closes frames above `id`; false when `id` is no longer open.
+    @inline(__always) func enter(_ id: Int) -> Bool {
+        while let top = frames.last, top.id > id { pop() }
+        return frames.last?.id == id
+    }
+
+    func pop() {
+        guard let f = frames.popLast() else { return }
+        switch f.kind {
+        case .slot:
+            if f.count == 0 { out.append(UInt8(ascii: "{")); out.append(UInt8(ascii: "}")) }
+        case .object:
+            if let entries = f.sortEntries, entries.count > 1 { sortMembers(entries, containerStart: f.start) }
+            out.append(UInt8(ascii: "}"))
+        case .array:
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// Reorders the members of a dictionary object written since `containerStart`
+    /// (the offset just after `{`) by key.
+    func sortMembers(_ entries: [(String, Int)], containerStart: Int) {
+        var ranges: [(String, Range<Int>)] = []
+        ranges.reserveCapacity(entries.count)
+        for (n, e) in entries.enumerated() {
+            var lo = e.1
+            if n > 0 { lo += 1 }   // skip the separating comma
+            let hi = n + 1 < entries.count ? entries[n + 1].1 : out.count
+            ranges.append((e.0, lo..<hi))
+        }
+        ranges.sort { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
+        var sorted: [UInt8] = []
+        sorted.reserveCapacity(out.count - containerStart)
+        for (n, r) in ranges.enumerated() {
+            if n > 0 { sorted.append(UInt8(ascii: ",")) }
+            sorted.append(contentsOf: out[r.1])
+        }
+        out.replaceSubrange(containerStart..<out.count, with: sorted)
+    }
+
+    func fail(_ detail: String, path extra: [JSONPathComponent] = []) {
+        if failure == nil { failure = JSONError.schema(JSONPath.render(path + extra), detail) }
+    }
+
+    /// Opens a container in slot `slot`, or returns the one already there.
+    func openContainer(slot: Int, object: Bool, sorting: Bool) -> Int {
+        guard let idx = frames.lastIndex(where: { $0.id == slot }) else {
+            fail("a container was requested after its value was complete")
+            return -1
+        }
+        if frames[idx].count != 0 {
+            let child = frames[idx].child
+            if child == 0 { fail("a container was requested after a single value was encoded"); return -1 }
+            if let c = frames.last(where: { $0.id == child }), (c.kind == .object) == object { return child }
+            fail("conflicting containers requested for one value")
+            return -1
+        }
+        _ = enter(slot)
+        frames[frames.count - 1].count = 1
+        let id = nextID()
+        frames[frames.count - 1].child = id
+        out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        frames.append(Frame(id: id, kind: object ? .object : .array, count: 0, child: 0,
+                            sortEntries: sorting ? [] : nil, start: out.count))
+        return id
+    }
+
+    /// Marks slot `slot` filled by a single value; false if that is not possible.
+    func fillSlot(_ slot: Int) -> Bool {
+        guard enter(slot) else { fail("a value was encoded after its container was complete"); return false }
+        if frames[frames.count - 1].count != 0 { fail("more than one value encoded into a single value container"); return false }
+        frames[frames.count - 1].count = 1
+        return true
+    }
+
+    /// Starts a member of container `id`: closes frames above it and writes the
+    /// separator. Returns false (and records a failure) if `id` is closed.
+    @inline(__always) func beginMember(_ id: Int) -> Bool {
+        guard enter(id) else { fail("a container was used after it was complete"); return false }
+        let n = frames.count - 1
+        if frames[n].count > 0 { out.append(UInt8(ascii: ",")) }
+        frames[n].count &+= 1
+        return true
+    }
+
+    @inline(__always) func beginKeyedMember(_ id: Int, _ key: String) -> Bool {
+        guard beginMember(id) else { return false }
+        let n = frames.count - 1
+        if frames[n].sortEntries != nil {
+            let at = frames[n].count > 1 ? out.count - 1 : out.count
+            frames[n].sortEntries?.append((key, at))
+        }
+        JSONWriter.writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        return true
+    }
+
+    // MARK: Values
+
+    /// The absolute path `path[0..<depth] + extra + [last]`.
+    func absolutePath(_ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> [JSONPathComponent] {
+        var p = Array(path.prefix(depth))
+        p.append(contentsOf: extra)
+        if let last = last { p.append(last) }
+        return p
+    }
+
+    /// Writes any encodable value at the current position (a member has been begun).
+    /// Its coding path is `path[0..<depth] + extra + [last]`.
+    func encodeValue<T: Encodable>(_ value: T, depth: Int, extra: [JSONPathComponent], last: JSONPathComponent?) throws {
+        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), into: &out); return }
+        if T.self == Int.self { JSONWriter.writeInt(Int64(unsafeBitCast(value, to: Int.self)), into: &out); return }
+        if T.self == Bool.self { JSONWriter.appendASCII(unsafeBitCast(value, to: Bool.self) ? "true" : "false", &out); return }
+        if T.self == Double.self {
+            let d = unsafeBitCast(value, to: Double.self)
+            guard d.isFinite else { throw nonFinite(d, depth, extra, last) }
+            JSONWriter.writeDouble(d, into: &out); return
+        }
+        // Everything else: a fresh slot, encoded through `self`.
+        let slot = nextID()
+        frames.append(Frame(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+        let savedSlot = currentSlot
+        currentSlot = slot
+        if path.count == depth {
+            path.append(contentsOf: extra)
+            if let last = last { path.append(last) }
+            defer {
+                currentSlot = savedSlot
+                path.removeSubrange(min(depth, path.count)...)
+            }
+            try value.encode(to: self)
+        } else {
+            let saved = path
+            path = absolutePath(depth, extra, last)
+            defer {
+                currentSlot = savedSlot
+                path = saved
+            }
+            try value.encode(to: self)
+        }
+        while let top = frames.last, top.id >= slot { pop() }
+    }
+
+    func nonFinite(_ d: Double, _ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> JSONError {
+        JSONError.schema(JSONPath.render(absolutePath(depth, extra, last)), "cannot encode non-finite number \(d)")
+    }
+
+    // MARK: Encoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let sorting = Key.self == _DictionaryKeyType.type
+        let id = openContainer(slot: currentSlot, object: true, sorting: sorting)
+        return KeyedEncodingContainer(_KeyedEncoder<Key>(enc: self, id: id, depth: path.count, extra: []))
+    }
+
+    func unkeyedContainer() -> UnkeyedEncodingContainer {
+        let id = openContainer(slot: currentSlot, object: false, sorting: false)
+        return _UnkeyedEncoder(enc: self, id: id, depth: path.count, extra: [])
+    }
+
+    func singleValueContainer() -> SingleValueEncodingContainer {
+        _SingleEncoder(enc: self, slot: currentSlot, depth: path.count, extra: [])
+    }
+
+    /// The root: encodes `value` as the whole document.
+    func encodeRoot<T: Encodable>(_ value: T) throws {
+        let slot = nextID()
+        frames.append(Frame(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+        currentSlot = slot
+        if T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self {
+            frames[0].count = 1
+            try encodeValue(value, depth: path.count, extra: [], last: nil)
+        } else {
+            try value.encode(to: self)
+        }
+        while !frames.isEmpty { pop() }
+        if let f = failure { throw f }
+    }
+}
+
+/// The key type the standard library uses for `Dictionary` coding, found once by probing.
+enum _DictionaryKeyType {
+    static let type: Any.Type = {
+        let probe = _KeyTypeProbe()
+        try? ["": 0].encode(to: probe)
+        return probe.found ?? Never.self
+    }()
+}
+
+private final class _KeyTypeProbe: Encoder {
+    var found: Any.Type?
+    var codingPath: [CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        found = Key.self
+        return KeyedEncodingContainer(_NullKeyed<Key>())
+    }
+    func unkeyedContainer() -> UnkeyedEncodingContainer { _StreamEncoder(out: []).unkeyedContainer() }
+    func singleValueContainer() -> SingleValueEncodingContainer { _StreamEncoder(out: []).singleValueContainer() }
+}
+
+private struct _NullKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var codingPath: [CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws {}
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {}
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(_NullKeyed<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer { _StreamEncoder(out: []).unkeyedContainer() }
+    mutating func superEncoder() -> Encoder { _KeyTypeProbe() }
+    mutating func superEncoder(forKey key: Key) -> Encoder { _KeyTypeProbe() }
+}
+
+/// An `Encoder` bound to one slot, returned by `superEncoder()`.
+final class _SlotEncoder: Encoder {
+    let enc: _StreamEncoder
+    let slot: Int
+    let fullPath: [JSONPathComponent]
+    init(enc: _StreamEncoder, slot: Int, fullPath: [JSONPathComponent]) {
+        self.enc = enc; self.slot = slot; self.fullPath = fullPath
+    }
+    var codingPath: [CodingKey] { fullPath.map(JSONKey.init) }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let id = enc.openContainer(slot: slot, object: true, sorting: Key.self == _DictionaryKeyType.type)
+        return KeyedEncodingContainer(_KeyedEncoder<Key>(enc: enc, id: id, depth: 0, extra: fullPath))
+    }
+    func unkeyedContainer() -> UnkeyedEncodingContainer {
+        let id = enc.openContainer(slot: slot, object: false, sorting: false)
+        return _UnkeyedEncoder(enc: enc, id: id, depth: 0, extra: fullPath)
+    }
+    func singleValueContainer() -> SingleValueEncodingContainer {
+        _SingleEncoder(enc: enc, slot: slot, depth: 0, extra: fullPath)
+    }
+}
+
+/// Writes `{"key":value,...}` members into one open object frame.
+/// Its coding path is `enc.path[0..<depth] + extra`.
+struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let enc: _StreamEncoder
+    let id: Int
+    let depth: Int
+    let extra: [JSONPathComponent]
+
+    var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
+    var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
+
+
+    @inline(__always) func begin(_ key: Key) -> Bool { enc.beginKeyedMember(id, key.stringValue) }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        if begin(key) { JSONWriter.appendASCII("null", &enc.out) }
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        if begin(key) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) }
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        if begin(key) { JSONWriter.writeString(value, into: &enc.out) }
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .key(key.stringValue)) }
+        if begin(key) { JSONWriter.writeDouble(value, into: &enc.out) }
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, .key(key.stringValue)) }
+        if begin(key) { JSONWriter.writeFloat(value, into: &enc.out) }
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(value, into: &enc.out) } }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if begin(key) { try enc.encodeValue(value, depth: depth, extra: extra, last: .key(key.stringValue)) }
+    }
+
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value = value { try encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value = value { try encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value = value { try encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value = value { try encode(value, forKey: key) }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value = value { try encode(value, forKey: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        var nid = -1
+        if begin(key) {
+            nid = enc.nextID()
+            enc.out.append(UInt8(ascii: "{"))
+            enc.frames.append(.init(id: nid, kind: .object, count: 0, child: 0,
+                                    sortEntries: NestedKey.self == _DictionaryKeyType.type ? [] : nil, start: enc.out.count))
+        }
+        return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
+        var nid = -1
+        if begin(key) {
+            nid = enc.nextID()
+            enc.out.append(UInt8(ascii: "["))
+            enc.frames.append(.init(id: nid, kind: .array, count: 0, child: 0, sortEntries: nil, start: enc.out.count))
+        }
+        return _UnkeyedEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)])
+    }
+
+    mutating func superEncoder() -> Encoder { superEncoder(name: "super") }
+    mutating func superEncoder(forKey key: Key) -> Encoder { superEncoder(name: key.stringValue) }
+
+    private func superEncoder(name: String) -> Encoder {
+        var slot = -1
+        if enc.beginKeyedMember(id, name) {
+            slot = enc.nextID()
+            enc.frames.append(.init(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+        }
+        return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.key(name)])
+    }
+}
+
+/// Writes `[v,...]` elements into one open array frame.
+struct _UnkeyedEncoder: UnkeyedEncodingContainer {
+    let enc: _StreamEncoder
+    let id: Int
+    let depth: Int
+    let extra: [JSONPathComponent]
+    var count = 0
+
+    init(enc: _StreamEncoder, id: Int, depth: Int, extra: [JSONPathComponent]) {
+        self.enc = enc; self.id = id; self.depth = depth; self.extra = extra
+    }
+
+    var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
+    var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
+
+
+    @inline(__always) mutating func begin() -> Bool {
+        count += 1
+        return enc.beginMember(id)
+    }
+
+    mutating func encodeNil() throws { if begin() { JSONWriter.appendASCII("null", &enc.out) } }
+    mutating func encode(_ value: Bool) throws { if begin() { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
+    mutating func encode(_ value: String) throws { if begin() { JSONWriter.writeString(value, into: &enc.out) } }
+    mutating func encode(_ value: Double) throws {
+        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .index(count)) }
+        if begin() { JSONWriter.writeDouble(value, into: &enc.out) }
+    }
+    mutating func encode(_ value: Float) throws {
+        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, .index(count)) }
+        if begin() { JSONWriter.writeFloat(value, into: &enc.out) }
+    }
+    mutating func encode(_ value: Int) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int8) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int16) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int32) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int64) throws { if begin() { JSONWriter.writeInt(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt8) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt16) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt32) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt64) throws { if begin() { JSONWriter.writeUInt(value, into: &enc.out) } }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = count
+        if begin() { try enc.encodeValue(value, depth: depth, extra: extra, last: .index(index)) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let index = count
+        var nid = -1
+        if begin() {
+            nid = enc.nextID()
+            enc.out.append(UInt8(ascii: "{"))
+            enc.frames.append(.init(id: nid, kind: .object, count: 0, child: 0,
+                                    sortEntries: NestedKey.self == _DictionaryKeyType.type ? [] : nil, start: enc.out.count))
+        }
+        return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)]))
+    }
+
+    mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer {
+        let index = count
+        var nid = -1
+        if begin() {
+            nid = enc.nextID()
+            enc.out.append(UInt8(ascii: "["))
+            enc.frames.append(.init(id: nid, kind: .array, count: 0, child: 0, sortEntries: nil, start: enc.out.count))
+        }
+        return _UnkeyedEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)])
+    }
+
+    mutating func superEncoder() -> Encoder {
+        let index = count
+        var slot = -1
+        if begin() {
+            slot = enc.nextID()
+            enc.frames.append(.init(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+        }
+        return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.index(index)])
+    }
+}
+
+/// Writes one value into a slot.
+struct _SingleEncoder: SingleValueEncodingContainer {
+    let enc: _StreamEncoder
+    let slot: Int
+    let depth: Int
+    let extra: [JSONPathComponent]
+
+    var codingPath: [CodingKey] { (Array(enc.path.prefix(depth)) + extra).map(JSONKey.init) }
+
+
+    mutating func encodeNil() throws { if enc.fillSlot(slot) { JSONWriter.appendASCII("null", &enc.out) } }
+    mutating func encode(_ value: Bool) throws { if enc.fillSlot(slot) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
+    mutating func encode(_ value: String) throws { if enc.fillSlot(slot) { JSONWriter.writeString(value, into: &enc.out) } }
+    mutating func encode(_ value: Double) throws {
+        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, nil) }
+        if enc.fillSlot(slot) { JSONWriter.writeDouble(value, into: &enc.out) }
+    }
+    mutating func encode(_ value: Float) throws {
+        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, nil) }
+        if enc.fillSlot(slot) { JSONWriter.writeFloat(value, into: &enc.out) }
+    }
+    mutating func encode(_ value: Int) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int8) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int16) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int32) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
+    mutating func encode(_ value: Int64) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt8) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt16) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt32) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt64) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(value, into: &enc.out) } }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        if enc.fillSlot(slot) { try enc.encodeValue(value, depth: depth, extra: extra, last: nil) }
+    }
+}

@@ -1,0 +1,183 @@
+/// Serializes `JSONValue` to UTF-8 JSON text.
+///
+/// Output is compact (no whitespace) unless `prettyString` is used. Strings escape
+/// `"`, `\` and control characters (`\n \t \r \b \f`, others as `\u00XX`); `/` and
+/// non-ASCII characters are written as-is (raw UTF-8). Doubles use Swift's
+/// shortest round-trip form (`1.0`, `0.1`, `1e-05`); a non-finite double, which
+/// no parsed value can hold, is written as `null`. Object keys keep their order.
+public enum JSONWriter {
+    /// Appends the compact JSON text of `value` to `out`.
+    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        switch value {
+        case .null: appendASCII("null", &out)
+        case .bool(let b): appendASCII(b ? "true" : "false", &out)
+        case .int(let i): writeInt(i, into: &out)
+        case .uint(let u): writeUInt(u, into: &out)
+        case .double(let d): writeDouble(d, into: &out)
+        case .string(let s): writeString(s, into: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            var first = true
+            for v in a {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                write(v, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let pairs):
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for (k, v) in pairs {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(k, into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(v, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The compact JSON text of `value`.
+    public static func string(_ value: JSONValue) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(value, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Indented JSON text of `value` for human-read files such as golden files:
+    /// one member per line, `"key": value`, keys in the object's order, empty
+    /// containers as `[]` and `{}`, no trailing newline.
+    public static func prettyString(_ value: JSONValue, indent: Int = 2) -> String {
+        var out: [UInt8] = []
+        writePretty(value, indent: max(0, indent), level: 0, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `s` as a JSON string literal (with quotes and escapes) to `out`.
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { writeString(utf8: $0, into: &out) }
+    }
+
+    static func writeString(utf8 buf: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var k = 0
+        let n = buf.count
+        while k < n {
+            let b = buf[k]
+            if b >= 0x20 && b != 0x22 && b != 0x5C { k += 1; continue }
+            if k > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<k])) }
+            out.append(UInt8(ascii: "\\"))
+            switch b {
+            case 0x22: out.append(0x22)
+            case 0x5C: out.append(0x5C)
+            case 0x0A: out.append(UInt8(ascii: "n"))
+            case 0x09: out.append(UInt8(ascii: "t"))
+            case 0x0D: out.append(UInt8(ascii: "r"))
+            case 0x08: out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(UInt8(ascii: "f"))
+            default:
+                out.append(UInt8(ascii: "u")); out.append(0x30); out.append(0x30)
+                out.append(hexDigit(b >> 4)); out.append(hexDigit(b & 0xF))
+            }
+            k += 1
+            runStart = k
+        }
+        if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 &+ v : 0x57 &+ v }
+
+    @inline(__always) static func appendASCII(_ s: StaticString, _ out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    static func writeInt(_ v: Int64, into out: inout [UInt8]) {
+        if v < 0 {
+            out.append(UInt8(ascii: "-"))
+            writeUInt(v.magnitude, into: &out)
+        } else {
+            writeUInt(UInt64(v), into: &out)
+        }
+    }
+
+    static func writeUInt(_ v: UInt64, into out: inout [UInt8]) {
+        if v < 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v)); return }
+        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes >= 20 digits
+        var x = v
+        var n = 0
+        withUnsafeMutableBytes(of: &tmp) { raw in
+            while x > 0 {
+                n += 1
+                raw[24 - n] = 0x30 &+ UInt8(truncatingIfNeeded: x % 10)
+                x /= 10
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - n)...]))
+        }
+    }
+
+    /// Writes a finite double in shortest round-trip form; non-finite as `null`.
+    static func writeDouble(_ d: Double, into out: inout [UInt8]) {
+        guard d.isFinite else { appendASCII("null", &out); return }
+        if abs(d) < 1e15 && isIntegral(d) {
+            // Integral and exactly representable: "12.0" (same as description).
+            let i = Int64(d)
+            do {
+                if i == 0 && d.sign == .minus { appendASCII("-0.0", &out); return }
+                writeInt(i, into: &out)
+                out.append(UInt8(ascii: ".")); out.append(UInt8(ascii: "0"))
+                return
+            }
+        }
+        out.append(contentsOf: d.description.utf8)
+    }
+
+    /// True for finite doubles without a fractional part (no libm needed).
+    static func isIntegral(_ d: Double) -> Bool {
+        guard d.isFinite else { return false }
+        if abs(d) >= 4503599627370496 { return true }   // 2^52: no fraction bits left
+        return Double(Int64(d)) == d
+    }
+
+    static func writeFloat(_ f: Float, into out: inout [UInt8]) {
+        guard f.isFinite else { appendASCII("null", &out); return }
+        out.append(contentsOf: f.description.utf8)
+    }
+
+    static func writePretty(_ value: JSONValue, indent: Int, level: Int, into out: inout [UInt8]) {
+        func newline(_ lv: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * lv))
+        }
+        switch value {
+        case .array(let a):
+            if a.isEmpty { appendASCII("[]", &out); return }
+            out.append(UInt8(ascii: "["))
+            for (n, v) in a.enumerated() {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                writePretty(v, indent: indent, level: level + 1, into: &out)
+            }
+            newline(level)
+            out.append(UInt8(ascii: "]"))
+        case .object(let pairs):
+            if pairs.isEmpty { appendASCII("{}", &out); return }
+            out.append(UInt8(ascii: "{"))
+            for (n, (k, v)) in pairs.enumerated() {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                writeString(k, into: &out)
+                out.append(UInt8(ascii: ":")); out.append(UInt8(ascii: " "))
+                writePretty(v, indent: indent, level: level + 1, into: &out)
+            }
+            newline(level)
+            out.append(UInt8(ascii: "}"))
+        default:
+            write(value, into: &out)
+        }
+    }
+}

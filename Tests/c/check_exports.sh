@@ -1,0 +1,14 @@
+#!/bin/sh
+# The corelogic_* symbols the library exports must be exactly the header's functions.
+lib=$1 header=$2
+exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep '^corelogic_' | sort -u)
+declared=$(grep -oE '\bcorelogic_[a-z0-9_]+\s*\(' "$header" | tr -d ' (' | sort -u)
+if [ "$exported" != "$declared" ]; then
+    echo "exports differ from the header:"
+    echo "$exported" > /tmp/corelogic-exported.$$; echo "$declared" > /tmp/corelogic-declared.$$
+    diff /tmp/corelogic-declared.$$ /tmp/corelogic-exported.$$
+    rm -f /tmp/corelogic-exported.$$ /tmp/corelogic-declared.$$
+    exit 1
+fi
+others=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -vc '^corelogic_')
+echo "exports: $(echo "$exported" | wc -l) corelogic_* functions, all declared in the header; $others other symbols"
