@@ -67,7 +67,7 @@ __version__ = "0.1.0"
 LibraryArgument = Optional[Union[Library, PathLike]]
 
 
-def _library(library: LibraryArgument) -> Library:
+def _resolve(library: LibraryArgument) -> Library:
     return library if isinstance(library, Library) else load_library(library)
 
 
@@ -75,15 +75,15 @@ def features(library: LibraryArgument = None) -> List[Dict[str, Any]]:
     """Describe every feature the library holds:
     ``[{"name": "counter", "events": [...], "feedbacks": [{"name", "kind"}],
     "queries": [...], "stateVersion": 1}, ...]``."""
-    return _library(library).features()
+    return _resolve(library).features()
 
 
 def version(library: LibraryArgument = None) -> str:
     """The library's version, ``"MAJOR.MINOR.PATCH"``."""
-    return _library(library).version()
+    return _resolve(library).version()
 
 
 def abi_version(library: LibraryArgument = None) -> int:
     """The loaded library's C ABI version (always :data:`ABI_VERSION`, since
     loading a library with another version raises :class:`LibraryError`)."""
-    return _library(library).abi_version()
+    return _resolve(library).abi_version()
