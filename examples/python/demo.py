@@ -50,7 +50,10 @@ async def http_get(url: str) -> Tuple[int, Dict[str, str], bytes]:
             f"Accept: application/json\r\nConnection: close\r\n\r\n".encode("ascii")
         )
         await writer.drain()
-        head = await reader.readuntil(b"\r\n\r\n")  # IncompleteReadError if dropped
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except asyncio.IncompleteReadError:
+            raise ConnectionError("the server closed the connection without an answer") from None
         status_line, *header_lines = head.decode("latin-1").split("\r\n")
         status = int(status_line.split()[1])
         headers = {}

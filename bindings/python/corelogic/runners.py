@@ -31,8 +31,10 @@ way the effect is then completed.
 
 ``trace``, if given, is called as ``trace(kind, effect_id, detail)`` for what
 happens to effects: ``"start"`` (detail: ``{"feedback", "request"}``),
-``"cancel"`` (detail: the feedback name), ``"event"`` (an event delivered),
-``"stale"`` (an event dropped because the effect was no longer running),
+``"cancel"`` (detail: the feedback name), ``"event"`` (an event being
+delivered; traced before the call, so the commands it causes come after it),
+``"stale"`` (an event dropped because the effect was no longer running; it
+may follow an ``"event"`` trace of the same event),
 ``"complete"``, ``"error"`` (detail: the exception).
 
 Handlers run while the system may be in use by other threads; a handler must
@@ -158,11 +160,12 @@ class _Runner:
         if cancelled():
             self._emit("stale", effect_id, event)
             return False
+        # Traced before the call, so that a trace reads as cause then effects.
+        self._emit("event", effect_id, event)
         result = self.system.deliver(effect_id, event)
         if result is STALE:
             self._emit("stale", effect_id, event)
             return False
-        self._emit("event", effect_id, event)
         return not cancelled()
 
     def _failed(

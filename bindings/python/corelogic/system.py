@@ -189,6 +189,9 @@ class Stale:
 STALE = Stale()
 
 
+# A NULL function pointer: what removes a handler.
+_NO_CALLBACK = ctypes.cast(None, CALLBACK)
+
 CommandHandler = Callable[[Command], None]
 StateHandler = Callable[[JSONValue], None]
 
@@ -387,7 +390,7 @@ class System:
 
     def _register(self, function: Any, handler: Optional[Callable[[Any], None]], what: str) -> None:
         if handler is None:
-            callback = None
+            callback = _NO_CALLBACK
         else:
             if not callable(handler):
                 raise ArgumentError(f"{what} handler must be callable or None")
