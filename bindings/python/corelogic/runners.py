@@ -47,6 +47,7 @@ import asyncio
 import collections
 import concurrent.futures
 import inspect
+import itertools
 import logging
 import threading
 import time
@@ -273,6 +274,8 @@ class AsyncRunner(_Runner):
         self._highest_started = 0
         self._pending: Deque[Command] = collections.deque()
         self._state: JSONValue = None
+        self._state_numbers = itertools.count(1)
+        self._state_number = 0
         self._waiters: list = []
 
     # -- lifetime -----------------------------------------------------------
@@ -373,14 +376,21 @@ class AsyncRunner(_Runner):
                 loop.call_soon_threadsafe(self._apply_pending)
 
     def _on_state(self, state: JSONValue) -> None:
+        # Numbered here, while the system is locked, so the numbers follow the
+        # steps: a state handed over from another thread can arrive on the loop
+        # after a newer one produced on the loop's own thread.
+        number = next(self._state_numbers)
         if threading.get_ident() == self._loop_thread:
-            self._set_state(state)
+            self._set_state(number, state)
         else:
             loop = self._loop
             if loop is not None and not loop.is_closed():
-                loop.call_soon_threadsafe(self._set_state, state)
+                loop.call_soon_threadsafe(self._set_state, number, state)
 
-    def _set_state(self, state: JSONValue) -> None:
+    def _set_state(self, number: int, state: JSONValue) -> None:
+        if number < self._state_number:
+            return
+        self._state_number = number
         self._state = state
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
