@@ -156,8 +156,8 @@ def describe_state(state: State) -> str:
 class Log:
     """Prints the live log with the time since the start."""
 
-    def __init__(self, out: TextIO = sys.stdout) -> None:
-        self.out = out
+    def __init__(self, out: Optional[TextIO] = None) -> None:
+        self.out = out if out is not None else sys.stdout
         self.started = time.monotonic()
         self.lines: List[str] = []
 
@@ -312,7 +312,7 @@ async def run(
     latency: float = 0.25,
     typing_delay: float = 0.08,
     interactive_mode: bool = False,
-    out: TextIO = sys.stdout,
+    out: Optional[TextIO] = None,
     library: Optional[str] = None,
 ) -> State:
     """Start the server, run the tour (or the prompt) and return the final state."""
