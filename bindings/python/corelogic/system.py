@@ -37,7 +37,6 @@ _MAX_U64 = (1 << 64) - 1
 # always exactly one compact JSON value, so the checks json.loads adds around
 # it (encoding detection, trailing data) only cost time on the hot path.
 _scan = json.JSONDecoder().scan_once
-_string_at = ctypes.string_at
 
 
 def _parse(raw: bytes) -> JSONValue:
@@ -88,13 +87,15 @@ def _encode_name(name: Any, what: str) -> bytes:
     return name.encode("utf-8", "surrogatepass")
 
 
-# One reusable out-parameter per thread: `char **out` filled by the library.
+# One reusable out-parameter per thread: `char **out` filled by the library,
+# with a c_char_p view of the same word, whose .value copies the string out
+# without a second foreign call (string_at is one).
 _tls = threading.local()
 
 
-def _new_slot() -> "tuple[ctypes.c_void_p, Any]":
+def _new_slot() -> "tuple[ctypes.c_void_p, Any, ctypes.c_char_p]":
     out = ctypes.c_void_p()
-    slot = (out, ctypes.byref(out))
+    slot = (out, ctypes.byref(out), ctypes.c_char_p.from_buffer(out))
     _tls.slot = slot
     return slot
 
@@ -292,17 +293,16 @@ class System:
         except (KeyError, TypeError):
             data = _encode_event(event)
         try:
-            out, ref = _tls.slot
+            out, ref, view = _tls.slot
         except AttributeError:
-            out, ref = _new_slot()
+            out, ref, view = _new_slot()
         status = self._send_fn(self._handle, data, ref)
         if status:
             raise self._error(status)
-        pointer = out.value
-        if not pointer:
+        raw = view.value
+        if raw is None:
             return _batch(b"")
-        raw = _string_at(pointer)
-        self._free_string(pointer)
+        self._free_string(out.value)
         value = _scan(raw.decode("utf-8"), 0)[0]
         return Batch(value["state"], value["effects"], value["steps"])
 
@@ -326,18 +326,19 @@ class System:
 
     def _run(self, function: Any, *args: Any) -> Union[Batch, Stale]:
         try:
-            out, ref = _tls.slot
+            out, ref, view = _tls.slot
         except AttributeError:
-            out, ref = _new_slot()
+            out, ref, view = _new_slot()
         status = function(self._handle, *args, ref)
         if status:
             if status == 1:
                 return STALE
             raise self._error(status)
-        pointer = out.value
-        if not pointer:
+        raw = view.value
+        if raw is None:
             return _batch(b"")
-        return _batch(self._lib.take(pointer))
+        self._free_string(out.value)
+        return _batch(raw)
 
     # -- reading ------------------------------------------------------------
 
