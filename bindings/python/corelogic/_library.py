@@ -72,6 +72,23 @@ class Library:
     """
 
     path: str
+    # The bound C functions (set in __init__ from _PROTOTYPES).
+    corelogic_version: Any
+    corelogic_abi_version: Any
+    corelogic_status_name: Any
+    corelogic_last_error: Any
+    corelogic_free: Any
+    corelogic_features: Any
+    corelogic_system_new: Any
+    corelogic_system_free: Any
+    corelogic_system_send: Any
+    corelogic_system_deliver: Any
+    corelogic_system_complete: Any
+    corelogic_system_state: Any
+    corelogic_system_query: Any
+    corelogic_system_effects: Any
+    corelogic_system_on_command: Any
+    corelogic_system_on_state: Any
 
     def __init__(self, path: PathLike, *, abi_version: int = ABI_VERSION) -> None:
         self.path = os.fspath(path)

@@ -142,7 +142,7 @@ class CorruptError(CorelogicError):
 
 
 _BY_STATUS: Dict[int, Type[CorelogicError]] = {
-    cls.code: cls  # type: ignore[misc]
+    cls.code: cls
     for cls in (
         JSONError,
         SchemaError,

@@ -51,7 +51,7 @@ import itertools
 import logging
 import threading
 import time
-from typing import Any, Callable, Deque, Dict, Optional, Set, TypeVar
+from typing import Any, Callable, Deque, Dict, List, Optional, Set, TypeVar
 
 from .errors import ArgumentError
 from .system import STALE, Batch, Command, Event, JSONValue, System
@@ -276,7 +276,7 @@ class AsyncRunner(_Runner):
         self._state: JSONValue = None
         self._state_numbers = itertools.count(1)
         self._state_number = 0
-        self._waiters: list = []
+        self._waiters: List["asyncio.Future[None]"] = []
 
     # -- lifetime -----------------------------------------------------------
 
@@ -309,7 +309,7 @@ class AsyncRunner(_Runner):
         """Like :meth:`aclose`, without waiting for the tasks to end."""
         self._shutdown()
 
-    def _shutdown(self) -> list:
+    def _shutdown(self) -> List["asyncio.Task[None]"]:
         if self._closed:
             return []
         self._closed = True
@@ -462,7 +462,7 @@ class AsyncRunner(_Runner):
             if inspect.isasyncgen(result):
                 try:
                     async for event in result:
-                        if event is not None and not self._deliver(effect_id, event, cancelled):
+                        if event is not None and not self._deliver(effect_id, event, cancelled):  # type: ignore[arg-type]
                             break
                 finally:
                     await result.aclose()
@@ -715,7 +715,7 @@ class ThreadRunner(_Runner):
             if inspect.isgenerator(result):
                 try:
                     for event in result:
-                        if event is not None and not self._deliver(effect_id, event, cancelled):
+                        if event is not None and not self._deliver(effect_id, event, cancelled):  # type: ignore[arg-type]
                             break
                 finally:
                     result.close()

@@ -36,7 +36,7 @@ _MAX_U64 = (1 << 64) - 1
 # The C scanner behind json.loads, called directly: the library's output is
 # always exactly one compact JSON value, so the checks json.loads adds around
 # it (encoding detection, trailing data) only cost time on the hot path.
-_scan = json.JSONDecoder().scan_once
+_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _parse(raw: bytes) -> JSONValue:
@@ -191,7 +191,7 @@ STALE = Stale()
 
 
 # A NULL function pointer: what removes a handler.
-_NO_CALLBACK = ctypes.cast(None, CALLBACK)
+_NO_CALLBACK = CALLBACK()
 
 CommandHandler = Callable[[Command], None]
 StateHandler = Callable[[JSONValue], None]
