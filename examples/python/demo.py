@@ -17,8 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
@@ -166,8 +168,10 @@ class Log:
         self.lines.append(line)
         print(line, file=self.out, flush=True)
 
-    def trace(self, system: corelogic.System) -> Callable[[str, int, Any], None]:
+    def trace(self) -> Callable[[str, int, Any], None]:
         """The runner's trace callback, writing effect lines into this log."""
+
+        delivering = [0]
 
         def trace(kind: str, effect_id: int, detail: Any) -> None:
             if kind == "start":
@@ -175,8 +179,11 @@ class Log:
                 what = page_of(urljoin("http://x", request["url"])) if "url" in request else json.dumps(request)
                 self("start", f"#{effect_id} {detail['feedback']} {what}")
             elif kind == "cancel":
-                self("cancel", f"#{effect_id} {detail}")
+                # A cancel caused by the effect's own answer only retires it.
+                why = " (answered: no longer wanted)" if effect_id == delivering[0] else ""
+                self("cancel", f"#{effect_id} {detail}{why}")
             elif kind == "event":
+                delivering[0] = effect_id
                 self("event", f"#{effect_id} -> {describe_event(detail)}")
             elif kind == "stale":
                 self("dropped", f"#{effect_id} -> {describe_event(detail)} (effect no longer running)")
@@ -197,7 +204,7 @@ class Demo:
         self.log = log
         self.system = corelogic.System("search", library=library)
         self.runner = corelogic.AsyncRunner(
-            self.system, on_error=network_errors, trace=log.trace(self.system)
+            self.system, on_error=network_errors, trace=log.trace()
         )
         install_effects(self.runner, server.base_url)
 
@@ -274,20 +281,48 @@ async def scripted(demo: Demo, typing_delay: float) -> State:
     return state
 
 
+async def read_line(prompt: str) -> str:
+    """``input(prompt)`` without blocking the event loop. The reading thread is
+    a daemon, so Ctrl-C at the prompt ends the program at once."""
+    loop = asyncio.get_running_loop()
+    answer: "asyncio.Future[str]" = loop.create_future()
+
+    def read() -> None:
+        try:
+            line = input(prompt)
+        except BaseException as exc:  # EOFError, KeyboardInterrupt: hand them over
+            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_exception(exc))
+        else:
+            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_result(line))
+
+    threading.Thread(target=read, name="demo-input", daemon=True).start()
+    return await answer
+
+
+HELP = """Type a query (e.g. swift) to search; Enter or 'n' loads the next page; 'q' quits.
+'!rate' or '!drop' makes the server fail the next request (rate limit / dropped connection)."""
+
+
 async def interactive(demo: Demo) -> State:
     """A line-based prompt: text changes the query, Enter or ``n`` loads the
-    next page, ``q`` quits."""
-    print("Type a query (e.g. swift), Enter or 'n' for the next page, 'q' to quit.", flush=True)
+    next page, ``!rate``/``!drop`` inject a fault, ``q`` quits."""
+    print(HELP, flush=True)
     shown = 0
     while True:
         try:
-            line = await asyncio.to_thread(input, "search> ")
+            line = (await read_line("search> ")).strip()
         except EOFError:
             break
-        line = line.strip()
         if line == "q":
             break
+        if line in ("!rate", "!drop"):
+            demo.server.fail_next("rate_limit" if line == "!rate" else "drop", retry_after=2)
+            demo.log("note", f"the server will fail the next request ({line[1:]})")
+            continue
         if line in ("", "n"):
+            if not demo.system.query("canLoadMore"):
+                print("  (no more pages)", flush=True)
+                continue
             demo.send("reachedBottom")
         else:
             shown = 0
@@ -302,8 +337,6 @@ async def interactive(demo: Demo) -> State:
         for number, item in enumerate(state["items"][shown:], start=shown + 1):
             print(f"  {number:3}. {item['name']:<40} {item['stars']:>7}*", flush=True)
         shown = len(state["items"])
-        if not demo.system.query("canLoadMore"):
-            print("  (no more pages)", flush=True)
     return demo.system.state
 
 
@@ -344,6 +377,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `demo.py | head`: the reader has seen enough
+        sys.stdout = open(os.devnull, "w")
+        return 0
     return 0
 
 

@@ -99,6 +99,8 @@ class _Runner:
     def effect(self, feedback: str) -> Callable[[F], F]:
         """Decorator registering the handler of the feedback named ``feedback``.
 
+        Register handlers before the runner starts: an effect whose feedback
+        has no handler when it starts stays running, with a warning logged.
         Raises :class:`~corelogic.ArgumentError` if the system's feature has no
         such feedback.
         """
