@@ -36,6 +36,9 @@ test-c: lib | $(C_OUT)
 	$(C_OUT)/abi_test
 	@sh Tests/c/check_exports.sh $(LIB) include/corelogic.h
 
+golden-update:
+	CORELOGIC_GOLDEN_UPDATE=1 $(SWIFT) test --filter GoldenFileTests 2>&1 | grep -E '^(updated|  was:|NOT UPDATED|golden)'
+
 test-python: lib
 	$(PYTHON) -m pytest -q bindings/python/tests
 

@@ -22,7 +22,7 @@ public struct FeatureDescriptor {
                 let event = try input.event.withUnsafeBytes { try JSONFeatureSystem<F>.decodeEvent($0) }
                 F.reduce(&current, event)
             }
-            return JSONFeatureSystem<F>(System<F>(state: current, firstEffectID: firstEffectID))
+            return JSONSystem(JSONFeatureSystem<F>(System<F>(state: current, firstEffectID: firstEffectID)))
         }
     }
 

@@ -1,47 +1,95 @@
+/// Receives a batch's bytes while the system is still locked.
+public typealias BatchSink = (UnsafeRawBufferPointer) -> Void
+
 /// A running system driven with JSON bytes: what the C ABI and the golden-file runners
 /// use. Each call is one ``System`` call plus decoding and encoding; see ``System`` for
 /// the loop's rules (queue, stale inputs, re-entrancy, threads).
 ///
 /// Calls that write a batch take a `batch` sink: it receives the batch's bytes while the
 /// system is still locked, so a host copies them before another thread can run a step.
-public protocol JSONSystem: AnyObject {
+///
+/// The class is not generic: it holds closures made where the feature's type is known,
+/// so the code behind every call is specialized for that feature (no generic dispatch
+/// on the per-event path).
+public final class JSONSystem {
     /// The feature this system runs.
-    var featureName: String { get }
+    public let featureName: String
+    private let initialBatch: (inout [UInt8]) throws -> Void
+    private let sendEvent: (UnsafeRawBufferPointer, BatchSink?) throws -> Status
+    private let deliverEvent: (UInt64, UnsafeRawBufferPointer, BatchSink?) throws -> Status
+    private let completeEffect: (UInt64, BatchSink?) throws -> Status
+    private let state: (inout [UInt8]) throws -> Void
+    private let query: (String, inout [UInt8]) throws -> Void
+    private let effects: (inout [UInt8]) throws -> Void
+    private let commandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
+    private let stateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
+    private let inputHook: (((InputRecord) throws -> Void)?) -> Void
+    private let effectID: () -> UInt64
+    private let stop: () -> Void
 
-    /// The creation batch (`steps` is 0): the effects the first state asks for.
-    func writeInitialBatch(into out: inout [UInt8]) throws
+    init<F: Feature>(_ typed: JSONFeatureSystem<F>) {
+        featureName = F.name
+        initialBatch = { try typed.writeInitialBatch(into: &$0) }
+        sendEvent = { try typed.send($0, batch: $1) }
+        deliverEvent = { try typed.deliver($0, $1, batch: $2) }
+        completeEffect = { try typed.complete($0, batch: $1) }
+        state = { try typed.writeState(into: &$0) }
+        query = { try typed.writeQuery($0, into: &$1) }
+        effects = { try typed.writeEffects(into: &$0) }
+        commandHandler = { typed.setCommandHandler($0) }
+        stateHandler = { typed.setStateHandler($0) }
+        inputHook = { typed.setInputHook($0) }
+        effectID = { typed.nextEffectID }
+        stop = { typed.close() }
+    }
 
-    /// `send(event)`; returns `.ok`, or `.ok` with nothing run when queued from a handler.
-    func send(_ event: UnsafeRawBufferPointer, batch: ((UnsafeRawBufferPointer) -> Void)?) throws -> Status
-    /// `deliver(effect, event)`; returns `.ok` or `.stale`.
-    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: ((UnsafeRawBufferPointer) -> Void)?) throws -> Status
-    /// `complete(effect)`; returns `.ok` or `.stale`.
-    func complete(_ effect: UInt64, batch: ((UnsafeRawBufferPointer) -> Void)?) throws -> Status
+    /// Appends the creation batch (`steps` is 0): the effects the first state asks for.
+    public func writeInitialBatch(into out: inout [UInt8]) throws { try initialBatch(&out) }
+
+    /// `send(event)`; returns `.ok` (also when queued from inside a handler).
+    /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
+    public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+        try sendEvent(event, batch)
+    }
+
+    /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+        try deliverEvent(effect, event, batch)
+    }
+
+    /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
+    public func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
+        try completeEffect(effect, batch)
+    }
 
     /// Appends the current state.
-    func writeState(into out: inout [UInt8]) throws
+    public func writeState(into out: inout [UInt8]) throws { try state(&out) }
+
     /// Appends the value of the named state query.
     /// - Throws: `.notFound` for an unknown name, with the valid names.
-    func writeQuery(_ name: String, into out: inout [UInt8]) throws
+    public func writeQuery(_ name: String, into out: inout [UInt8]) throws { try query(name, &out) }
+
     /// Appends the running effects: `[{"id":1,"feedback":"loadPage","request":{...}}]`.
-    func writeEffects(into out: inout [UInt8]) throws
+    public func writeEffects(into out: inout [UInt8]) throws { try effects(&out) }
 
     /// Sets (or with nil removes) the handler called with each command's JSON (NUL-terminated).
-    func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?)
+    public func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { commandHandler(handler) }
+
     /// Sets (or with nil removes) the handler called with each new state's JSON (NUL-terminated).
-    func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?)
-    /// Sets (or with nil removes) the hook that sees every accepted input before it is applied;
-    /// throwing rejects the input (journaling).
-    func setInputHook(_ hook: ((InputRecord) throws -> Void)?)
+    public func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { stateHandler(handler) }
+
+    /// Sets (or with nil removes) the hook that sees every accepted input before it is
+    /// applied; throwing rejects the input (journaling).
+    public func setInputHook(_ hook: ((InputRecord) throws -> Void)?) { inputHook(hook) }
 
     /// The next effect id the system will hand out.
-    var nextEffectID: UInt64 { get }
+    public var nextEffectID: UInt64 { effectID() }
 
     /// Stops the system (see ``System/close()``).
-    func close()
+    public func close() { stop() }
 }
 
-final class JSONFeatureSystem<F: Feature>: JSONSystem {
+final class JSONFeatureSystem<F: Feature> {
     private let system: System<F>
     /// Bytes of the command or state being handed to a handler; reused, drained under the lock.
     private var handlerScratch: [UInt8] = []
@@ -68,21 +116,21 @@ final class JSONFeatureSystem<F: Feature>: JSONSystem {
         try Self.writeBatch(system.initialBatch, into: &out)
     }
 
-    func send(_ event: UnsafeRawBufferPointer, batch: ((UnsafeRawBufferPointer) -> Void)?) throws -> Status {
+    func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
         let decoded = try Self.decodeEvent(event)
         return try run(.send(decoded), batch: batch)
     }
 
-    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: ((UnsafeRawBufferPointer) -> Void)?) throws -> Status {
+    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
         let decoded = try Self.decodeEvent(event)
         return try run(.deliver(effect: effect, event: decoded), batch: batch)
     }
 
-    func complete(_ effect: UInt64, batch: ((UnsafeRawBufferPointer) -> Void)?) throws -> Status {
+    func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
         try run(.complete(effect: effect), batch: batch)
     }
 
-    private func run(_ input: System<F>.Input, batch sink: ((UnsafeRawBufferPointer) -> Void)?) throws -> Status {
+    private func run(_ input: System<F>.Input, batch sink: BatchSink?) throws -> Status {
         // The sink runs inside the system's lock (submit's batch is built under it), so the
         // scratch buffer cannot be overwritten by another thread's step in between.
         var status = Status.ok
@@ -101,7 +149,7 @@ final class JSONFeatureSystem<F: Feature>: JSONSystem {
         return status
     }
 
-    private static func emit(_ batch: System<F>.Batch, using scratch: inout [UInt8], to sink: (UnsafeRawBufferPointer) -> Void) throws {
+    private static func emit(_ batch: System<F>.Batch, using scratch: inout [UInt8], to sink: BatchSink) throws {
         scratch.removeAll(keepingCapacity: true)
         try writeBatch(batch, into: &scratch)
         scratch.withUnsafeBytes(sink)
