@@ -12,6 +12,9 @@ rounds:
               same batch + ``corelogic_free`` (what any hand-written binding
               must do at least).
 
+A fourth loop, a bare ``corelogic_system_send`` with ``out_batch`` NULL, shows
+the library's own share (the step, with no batch to encode or copy).
+
 The ratio binding / bare send is the binding's own overhead; the targets are
 >= 250,000 round trips/s and a ratio <= 3.
 """
@@ -68,6 +71,16 @@ def bare_send_round(library: corelogic.Library, handle: int, calls: int) -> floa
     return time.perf_counter() - started
 
 
+def library_floor_round(library: corelogic.Library, handle: int, calls: int) -> float:
+    send = library.corelogic_system_send
+    event = b'"increment"'
+    started = time.perf_counter()
+    for _ in range(calls):
+        if send(handle, event, None):
+            raise RuntimeError("send failed")
+    return time.perf_counter() - started
+
+
 def main(argv: "list[str] | None" = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
@@ -85,18 +98,25 @@ def main(argv: "list[str] | None" = None) -> int:
     noop_round(library, 1000)
     bare_send_round(library, bare_handle, 1000)
 
-    times: "dict[str, list[float]]" = {"binding": [], "noop": [], "bare": []}
+    floor_system = corelogic.System("counter", library=library)
+    floor_handle = floor_system._handle
+    library_floor_round(library, floor_handle, 1000)
+
+    times: "dict[str, list[float]]" = {"binding": [], "noop": [], "bare": [], "floor": []}
     for _ in range(args.rounds):
         times["binding"].append(binding_round(binding_system, args.calls) / args.calls)
         times["noop"].append(noop_round(library, args.calls) / args.calls)
         times["bare"].append(bare_send_round(library, bare_handle, args.calls) / args.calls)
+        times["floor"].append(library_floor_round(library, floor_handle, args.calls) / args.calls)
 
     # Both systems counted every increment exactly once.
     expected = 1000 + args.rounds * args.calls
     assert binding_system.state == {"count": expected}, binding_system.state
     assert bare_system.state == {"count": expected}, bare_system.state
+    assert floor_system.state == {"count": expected}, floor_system.state
     binding_system.close()
     bare_system.close()
+    floor_system.close()
 
     median = {name: statistics.median(values) for name, values in times.items()}
     print(f"corelogic {library.version()} (ABI {library.abi_version()}), Python {sys.version.split()[0]}, "
@@ -105,6 +125,7 @@ def main(argv: "list[str] | None" = None) -> int:
         ("binding: system.send('increment') -> Batch", median["binding"]),
         ("bare ctypes: corelogic_abi_version()", median["noop"]),
         ("bare ctypes: system_send + json.loads + free", median["bare"]),
+        ("bare ctypes: system_send, out_batch NULL", median["floor"]),
     ]
     for label, seconds in rows:
         print(f"  {label:<46} {seconds * 1e9:8.0f} ns/call {1 / seconds:12,.0f} calls/s")
