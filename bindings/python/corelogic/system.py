@@ -347,6 +347,16 @@ class System:
         """The current state (a fresh ``dict`` on every read)."""
         return self._read(self._lib.corelogic_system_state)
 
+    @property
+    def state_json(self) -> bytes:
+        """The current state as the library's compact JSON (UTF-8 bytes): what
+        to store, compare byte for byte, or pass back as ``state=``."""
+        out = ctypes.c_void_p()
+        status = self._lib.corelogic_system_state(self._handle, ctypes.byref(out))
+        if status:
+            raise self._error(status)
+        return self._lib.take(out.value)
+
     def query(self, name: str) -> JSONValue:
         """Evaluate the state query ``name`` (e.g. ``"isLoadingNextPage"``) on
         the current state. Raises :class:`~corelogic.NotFoundError` for an

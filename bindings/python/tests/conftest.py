@@ -36,3 +36,11 @@ def search(library: corelogic.Library):
     with corelogic.System("search", library=library) as system:
         yield system
 
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The golden runners' common last line (docs/golden-files.md)."""
+    golden = sys.modules.get("test_golden")
+    if golden is not None and any(golden.RESULTS.values()):
+        results = golden.RESULTS
+        terminalreporter.write_line(f"golden (python): {results['passed']} passed, {results['failed']} failed")

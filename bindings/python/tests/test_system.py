@@ -274,3 +274,15 @@ def test_arbitrary_bytes_only_ever_raise_json_or_schema_errors(counter):
             pass
     assert counter.state == {"count": 0}
     assert counter.send("increment").state == {"count": 1}
+
+
+def test_state_json_is_the_compact_state_that_recreates_the_system(library, search):
+    search.send({"queryChanged": {"text": "swift"}})
+    raw = search.state_json
+    assert raw == b'{"query":"swift","items":[],"nextURL":"/search/repositories?q=swift","shouldLoadNextPage":true}'
+    with corelogic.System("search", raw, library=library) as copy:
+        assert copy.state_json == raw
+        # The copy's first state asks for the same load, so it starts at creation.
+        assert copy.initial_batch.started == [
+            {"id": 1, "feedback": "loadPage", "request": {"url": "/search/repositories?q=swift"}}
+        ]
