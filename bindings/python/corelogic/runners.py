@@ -89,9 +89,8 @@ class _Runner:
         self._started = False
         self._closed = False
         self._warned: Set[str] = set()
-        # Ids cancelled before their start was applied (commands from another
-        # thread can be applied late), and ids finished while starting up.
-        self._cancelled_early: Set[int] = set()
+        # Ids whose handlers finished while the runner was starting up: the
+        # list of running effects read then may still name them.
         self._finished_early: Optional[Set[int]] = None
 
     # -- registration -------------------------------------------------------
@@ -135,6 +134,11 @@ class _Runner:
             raise RuntimeError("this runner is closed")
         if self._started:
             return
+        if self.system._command_handler is not None:
+            raise RuntimeError(
+                f"the {self.system.feature!r} system already has a command handler "
+                f"(another runner?): one runner per system"
+            )
         self._started = True
         self._finished_early = set()
         self.system.on_command(self._on_command)
@@ -160,7 +164,7 @@ class _Runner:
 
     def _deliver(self, effect_id: int, event: Event, cancelled: Callable[[], bool]) -> bool:
         """Deliver one event; False once the effect is no longer running."""
-        if cancelled():
+        if cancelled() or self.system.closed:
             self._emit("stale", effect_id, event)
             return False
         # Traced before the call, so that a trace reads as cause then effects.
@@ -197,7 +201,7 @@ class _Runner:
             log.exception("completing effect %d failed", effect_id)
 
     def _detach(self) -> None:
-        if self._started and not self.system.closed:
+        if self._started and not self.system.closed and self.system._command_handler == self._on_command:
             try:
                 self.system.on_command(None)
                 self.system.on_state(None)
@@ -428,9 +432,6 @@ class AsyncRunner(_Runner):
 
     def _start(self, effect_id: int, feedback: str, request: JSONValue) -> None:
         self._highest_started = max(self._highest_started, effect_id)
-        if effect_id in self._cancelled_early:
-            self._cancelled_early.discard(effect_id)
-            return
         self._emit("start", effect_id, {"feedback": feedback, "request": request})
         handler = self._handler_for(feedback)
         if handler is None:
@@ -442,9 +443,7 @@ class AsyncRunner(_Runner):
 
     def _cancel(self, effect_id: int) -> None:
         record = self._tasks.pop(effect_id, None)
-        if record is None:
-            if effect_id > self._highest_started:
-                self._cancelled_early.add(effect_id)
+        if record is None:  # finished already, or no handler
             return
         record.cancelled = True
         self._emit("cancel", effect_id, record.feedback)
@@ -571,6 +570,9 @@ class ThreadRunner(_Runner):
         )
         self._lock = threading.RLock()
         self._jobs: Dict[int, _Job] = {}
+        # Ids cancelled while starting up, before the list of running effects
+        # (read earlier) was applied.
+        self._cancelled_early: Set[int] = set()
         self._changed = threading.Condition(threading.Lock())
         self._state: JSONValue = None
         self._state_version = 0

@@ -275,3 +275,36 @@ def test_an_unknown_feedback_name_is_refused(search):
     runner = corelogic.AsyncRunner(search)
     with pytest.raises(corelogic.ArgumentError, match="loadPage, retryTimer"):
         runner.effect("loadpage")
+
+
+def test_a_second_runner_on_the_same_system_is_refused(search):
+    async def main():
+        async with corelogic.AsyncRunner(search):
+            with pytest.raises(RuntimeError, match="one runner per system"):
+                corelogic.AsyncRunner(search).start()
+
+    asyncio.run(main())
+
+
+def test_closing_the_system_under_a_running_handler_is_quiet(library, caplog):
+    system = corelogic.System("search", library=library)
+    runner = corelogic.AsyncRunner(system)
+    finished = []
+
+    @runner.effect("loadPage")
+    async def load_page(request):
+        await asyncio.sleep(0.02)
+        finished.append(True)
+        return page(["too/late"])
+
+    async def main():
+        async with runner:
+            runner.send(SWIFT)
+            await asyncio.sleep(0.005)
+            system.close()
+            await asyncio.sleep(0.05)
+
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(main())
+    assert finished == [True]
+    assert caplog.records == []
