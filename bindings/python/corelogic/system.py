@@ -288,9 +288,11 @@ class System:
             HandleError: the system is closed.
             ArgumentError: the event cannot be encoded.
         """
-        try:
-            data = _STR_EVENTS[event]  # type: ignore[index]
-        except (KeyError, TypeError):
+        if event.__class__ is str:
+            data = _STR_EVENTS.get(event)
+            if data is None:
+                data = _encode_event(event)
+        else:
             data = _encode_event(event)
         try:
             out, ref, view = _tls.slot
@@ -312,9 +314,11 @@ class System:
         Returns the :class:`Batch`, or :data:`STALE` if that effect is not
         running (cancelled, completed or never started): the event was dropped.
         """
-        try:
-            data = _STR_EVENTS[event]  # type: ignore[index]
-        except (KeyError, TypeError):
+        if event.__class__ is str:
+            data = _STR_EVENTS.get(event)
+            if data is None:
+                data = _encode_event(event)
+        else:
             data = _encode_event(event)
         return self._run(self._deliver_fn, _effect_id(effect_id), data)
 

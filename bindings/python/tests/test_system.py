@@ -286,3 +286,24 @@ def test_state_json_is_the_compact_state_that_recreates_the_system(library, sear
         assert copy.initial_batch.started == [
             {"id": 1, "feedback": "loadPage", "request": {"url": "/search/repositories?q=swift"}}
         ]
+
+
+def test_close_and_the_finalizer_free_the_handle_exactly_once(library):
+    system = corelogic.System("counter", library=library)
+    freed = []
+    real_free = system._free_fn
+    system._free_fn = lambda handle: freed.append(handle) or real_free(handle)
+    handle = system._handle
+    system.close()
+    system.close()
+    system.__del__()
+    assert freed == [handle]
+
+
+def test_handler_callbacks_live_as_long_as_the_system(counter):
+    seen = []
+    counter.on_state(lambda state: seen.append(state["count"]))
+    gc.collect()  # nothing but the system holds the callback now
+    counter.send("increment")
+    counter.send("increment")
+    assert seen == [1, 2]
