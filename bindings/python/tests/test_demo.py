@@ -129,3 +129,10 @@ def test_the_interactive_mode_types_and_scrolls(library, monkeypatch, capsys):
     assert state["query"] == "swift" and len(state["items"]) == 30
     out = capsys.readouterr().out
     assert "  30. " in out
+
+
+def test_the_committed_data_set_is_what_make_repos_generates():
+    import make_repos
+
+    with open(make_repos.Path(make_repos.__file__).with_name("repos.json"), encoding="utf-8") as file:
+        assert json.load(file) == make_repos.make_repos()
