@@ -54,7 +54,7 @@ import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Set, TypeVar
 
 from .errors import ArgumentError
-from .system import STALE, Batch, Command, Event, JSONValue, System
+from .system import Batch, Command, Event, JSONValue, System, _effect_id, _encode_event
 
 __all__ = ["AsyncRunner", "ThreadRunner", "CancellationToken", "ErrorMapper", "Tracer"]
 
@@ -169,8 +169,10 @@ class _Runner:
             return False
         # Traced before the call, so that a trace reads as cause then effects.
         self._emit("event", effect_id, event)
-        result = self.system.deliver(effect_id, event)
-        if result is STALE:
+        system = self.system
+        # The commands and states reach the runner through its handlers, so
+        # the batch is not even asked for.
+        if not system._input_without_batch(system._deliver_fn, _effect_id(effect_id), _encode_event(event)):
             self._emit("stale", effect_id, event)
             return False
         return not cancelled()
@@ -195,7 +197,8 @@ class _Runner:
         if cancelled() or self.system.closed:
             return
         try:
-            if self.system.complete(effect_id) is not STALE:
+            system = self.system
+            if system._input_without_batch(system._complete_fn, _effect_id(effect_id)):
                 self._emit("complete", effect_id)
         except Exception:
             log.exception("completing effect %d failed", effect_id)

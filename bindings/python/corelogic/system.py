@@ -328,6 +328,16 @@ class System:
         effect is not running."""
         return self._run(self._complete_fn, _effect_id(effect_id))
 
+    def _input_without_batch(self, function: Any, *args: Any) -> bool:
+        """Run deliver/complete without asking for a batch (runners use the
+        push handlers instead); return False if the input was stale."""
+        status = function(self._handle, *args, None)
+        if status:
+            if status == 1:
+                return False
+            raise self._error(status)
+        return True
+
     def _run(self, function: Any, *args: Any) -> Union[Batch, Stale]:
         try:
             out, ref, view = _tls.slot
