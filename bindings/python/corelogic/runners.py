@@ -643,17 +643,21 @@ class ThreadRunner(_Runner):
         """
         self.start()
         deadline = None if timeout is None else time.monotonic() + timeout
-        with self._changed:
-            while True:
-                state = self._state
-                if predicate(state):
-                    return state
-                if self._closed:
-                    raise RuntimeError("this runner is closed")
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    raise TimeoutError(f"the condition was not met within {timeout} s; state: {state!r}")
-                self._changed.wait(remaining)
+        while True:
+            with self._changed:
+                state, version = self._state, self._state_version
+            # Outside the lock: the predicate may call the system, whose
+            # draining thread needs the lock to hand over the next state.
+            if predicate(state):
+                return state
+            with self._changed:
+                while self._state_version == version:
+                    if self._closed:
+                        raise RuntimeError("this runner is closed")
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        raise TimeoutError(f"the condition was not met within {timeout} s; state: {state!r}")
+                    self._changed.wait(remaining)
 
     # -- commands -----------------------------------------------------------
 

@@ -178,3 +178,30 @@ def test_run_until_times_out(search):
     with corelogic.ThreadRunner(search) as runner:
         with pytest.raises(TimeoutError):
             runner.run_until(lambda s: False, timeout=0.05)
+
+
+def test_a_predicate_may_call_the_system_while_handlers_deliver(library):
+    urls = [f"u{index}" for index in range(200)]
+    downloads = corelogic.System("downloads", library=library)
+    runner = corelogic.ThreadRunner(downloads, max_workers=4)
+
+    @runner.effect("download")
+    def download(request):
+        return {"finished": {"url": request["url"]}}
+
+    def all_finished(state):
+        # A call that runs a step, made on the waiting thread while workers
+        # deliver on theirs: run_until must not hold its lock meanwhile.
+        return len(downloads.send({"setMaxConcurrent": {"value": 4}}).state["finished"]) == len(urls)
+
+    runner.start()
+    for url in urls:
+        downloads.send({"enqueue": {"url": url}})
+    waiter = threading.Thread(target=runner.run_until, args=(all_finished, 20), daemon=True)
+    waiter.start()
+    waiter.join(20)
+    if waiter.is_alive():
+        pytest.fail("run_until deadlocked with the workers (the system is left open)")
+    runner.close()
+    assert sorted(downloads.query("finished")) == sorted(urls)
+    downloads.close()
