@@ -12,8 +12,9 @@ rounds:
               same batch + ``corelogic_free`` (what any hand-written binding
               must do at least).
 
-A fourth loop, a bare ``corelogic_system_send`` with ``out_batch`` NULL, shows
-the library's own share (the step, with no batch to encode or copy).
+Two more loops show the library's own share: a bare ``corelogic_system_send``
+with ``out_batch`` NULL (the step alone), and with a batch that is only freed
+(the step plus encoding the batch).
 
 The ratio binding / bare send is the binding's own overhead; the targets are
 >= 250,000 round trips/s and a ratio <= 3.
@@ -81,6 +82,20 @@ def library_floor_round(library: corelogic.Library, handle: int, calls: int) -> 
     return time.perf_counter() - started
 
 
+def batch_only_round(library: corelogic.Library, handle: int, calls: int) -> float:
+    send = library.corelogic_system_send
+    free = library.corelogic_free
+    out = ctypes.c_void_p()
+    ref = ctypes.byref(out)
+    event = b'"increment"'
+    started = time.perf_counter()
+    for _ in range(calls):
+        if send(handle, event, ref):
+            raise RuntimeError("send failed")
+        free(out.value)
+    return time.perf_counter() - started
+
+
 def main(argv: "list[str] | None" = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
@@ -101,19 +116,25 @@ def main(argv: "list[str] | None" = None) -> int:
     floor_system = corelogic.System("counter", library=library)
     floor_handle = floor_system._handle
     library_floor_round(library, floor_handle, 1000)
+    batch_system = corelogic.System("counter", library=library)
+    batch_handle = batch_system._handle
+    batch_only_round(library, batch_handle, 1000)
 
-    times: "dict[str, list[float]]" = {"binding": [], "noop": [], "bare": [], "floor": []}
+    times: "dict[str, list[float]]" = {"binding": [], "noop": [], "bare": [], "floor": [], "batch": []}
     for _ in range(args.rounds):
         times["binding"].append(binding_round(binding_system, args.calls) / args.calls)
         times["noop"].append(noop_round(library, args.calls) / args.calls)
         times["bare"].append(bare_send_round(library, bare_handle, args.calls) / args.calls)
         times["floor"].append(library_floor_round(library, floor_handle, args.calls) / args.calls)
+        times["batch"].append(batch_only_round(library, batch_handle, args.calls) / args.calls)
 
     # Both systems counted every increment exactly once.
     expected = 1000 + args.rounds * args.calls
     assert binding_system.state == {"count": expected}, binding_system.state
     assert bare_system.state == {"count": expected}, bare_system.state
     assert floor_system.state == {"count": expected}, floor_system.state
+    assert batch_system.state == {"count": expected}, batch_system.state
+    batch_system.close()
     binding_system.close()
     bare_system.close()
     floor_system.close()
@@ -125,6 +146,7 @@ def main(argv: "list[str] | None" = None) -> int:
         ("binding: system.send('increment') -> Batch", median["binding"]),
         ("bare ctypes: corelogic_abi_version()", median["noop"]),
         ("bare ctypes: system_send + json.loads + free", median["bare"]),
+        ("bare ctypes: system_send + free, batch unread", median["batch"]),
         ("bare ctypes: system_send, out_batch NULL", median["floor"]),
     ]
     for label, seconds in rows:
