@@ -234,6 +234,7 @@ class Demo:
         return None
 
     def close(self) -> None:
+        """Stop the runner's tasks and free the system."""
         self.runner.close()
         self.system.close()
 
@@ -287,13 +288,21 @@ async def read_line(prompt: str) -> str:
     loop = asyncio.get_running_loop()
     answer: "asyncio.Future[str]" = loop.create_future()
 
+    def settle(line: Optional[str], error: Optional[BaseException]) -> None:
+        if answer.done():
+            return
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(line or "")
+
     def read() -> None:
         try:
             line = input(prompt)
         except BaseException as exc:  # EOFError, KeyboardInterrupt: hand them over
-            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_exception(exc))
+            loop.call_soon_threadsafe(settle, None, exc)
         else:
-            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_result(line))
+            loop.call_soon_threadsafe(settle, line, None)
 
     threading.Thread(target=read, name="demo-input", daemon=True).start()
     return await answer

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any, Dict, List, Set
 
 COUNT = 1200
 SEED = 20261122
@@ -40,11 +41,11 @@ SUFFIXES = ["", "-kit", "-core", "-lite", "-rs", "-swift", "-py", "-go", "x", "-
 ADJECTIVES = ["fast", "tiny", "modern", "type-safe", "zero-copy", "composable", "minimal", "robust", "pure"]
 
 
-def make_repos(count: int = COUNT, seed: int = SEED) -> list:
+def make_repos(count: int = COUNT, seed: int = SEED) -> List[Dict[str, Any]]:
     """Return ``count`` repositories: ``{"id", "name", "stars", "description", "language"}``."""
     rng = random.Random(seed)
-    names = set()
-    repos = []
+    names: Set[str] = set()
+    repos: List[Dict[str, Any]] = []
     while len(repos) < count:
         owner = rng.choice(OWNERS)
         language = rng.choice(LANGUAGES)

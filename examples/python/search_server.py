@@ -103,7 +103,7 @@ class SearchServer:
         """``http://127.0.0.1:<port>``."""
         assert self._httpd is not None, "the server is not started"
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     # -- faults -------------------------------------------------------------
 
