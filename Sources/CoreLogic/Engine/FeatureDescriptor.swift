@@ -16,13 +16,14 @@ public struct FeatureDescriptor {
         feedbacks = F.feedbacks.map { ($0.name, $0.kind) }
         queries = F.queries.map(\.name)
         stateVersion = F.stateVersion
+        let payloadless = PayloadlessEvents<F.Event>()
         make = { state, inputs, firstEffectID in
             var current = try state.map { try JSONFeatureSystem<F>.decodeState($0) } ?? F.initialState
             for input in inputs where input.kind != .complete {
                 let event = try input.event.withUnsafeBytes { try JSONFeatureSystem<F>.decodeEvent($0) }
                 F.reduce(&current, event)
             }
-            return JSONSystem(JSONFeatureSystem<F>(System<F>(state: current, firstEffectID: firstEffectID)))
+            return JSONSystem(JSONFeatureSystem<F>(System<F>(state: current, firstEffectID: firstEffectID), payloadless: payloadless))
         }
     }
 

@@ -95,8 +95,11 @@ final class JSONFeatureSystem<F: Feature> {
     private var handlerScratch: [UInt8] = []
     private var batchScratch: [UInt8] = []
 
-    init(_ system: System<F>) {
+    private let payloadless: PayloadlessEvents<F.Event>
+
+    init(_ system: System<F>, payloadless: PayloadlessEvents<F.Event>) {
         self.system = system
+        self.payloadless = payloadless
         handlerScratch.reserveCapacity(256)
         batchScratch.reserveCapacity(512)
     }
@@ -117,12 +120,12 @@ final class JSONFeatureSystem<F: Feature> {
     }
 
     func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        let decoded = try Self.decodeEvent(event)
+        let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
         return try run(.send(decoded), batch: batch)
     }
 
     func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        let decoded = try Self.decodeEvent(event)
+        let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
         return try run(.deliver(effect: effect, event: decoded), batch: batch)
     }
 
