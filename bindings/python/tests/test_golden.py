@@ -16,7 +16,10 @@ import pytest
 import corelogic
 from conftest import REPOSITORY
 
-GOLDEN = REPOSITORY / "Tests" / "golden"
+import os
+
+# CORELOGIC_GOLDEN_DIR runs files kept elsewhere, as the Swift runner does.
+GOLDEN = Path(os.environ.get("CORELOGIC_GOLDEN_DIR") or REPOSITORY / "Tests" / "golden")
 FILES = sorted(path for path in GOLDEN.glob("*/*.json"))
 
 # Filled as the files run; conftest prints the summary line.
@@ -71,9 +74,9 @@ def run_file(path: Path, library: corelogic.Library) -> List[str]:
         expect_initial = scenario.get("expectInitial", {})
         for key in ("state", "effects"):
             if key in expect_initial:
-                found = difference(expect_initial[key], getattr(system.initial_batch, key))
+                found = difference(expect_initial[key], getattr(system.initial_batch, key), f"$.{key}")
                 if found:
-                    failures.append(f"FAIL {name}: initial: {key} {found}")
+                    failures.append(f"FAIL {name}: expectInitial: {found}")
         for number, step in enumerate(scenario["steps"], start=1):
             action = next(iter(step))
             argument, expect = step[action], step["expect"]
@@ -112,15 +115,15 @@ def run_file(path: Path, library: corelogic.Library) -> List[str]:
                 continue
             if action == "query":
                 if "value" in expect:
-                    found = difference(expect["value"], result)
+                    found = difference(expect["value"], result, "$.value")
                     if found:
-                        failures.append(f"{where}: value {found}")
+                        failures.append(f"{where}: {found}")
                 continue
             for key in ("state", "effects", "steps"):
                 if key in expect:
-                    found = difference(expect[key], getattr(result, key))
+                    found = difference(expect[key], getattr(result, key), f"$.{key}")
                     if found:
-                        failures.append(f"{where}: {key} {found}")
+                        failures.append(f"{where}: {found}")
     return failures
 
 
@@ -156,7 +159,7 @@ def test_the_runner_reports_a_wrong_expectation(library, tmp_path):
     finally:
         GOLDEN = saved
     assert failures == [
-        "FAIL counter/wrong.json: step 1 (send): state $.count: expected 2, got 1",
-        "FAIL counter/wrong.json: step 2 (query): value $: expected 0, got false",
+        "FAIL counter/wrong.json: step 1 (send): $.state.count: expected 2, got 1",
+        "FAIL counter/wrong.json: step 2 (query): $.value: expected 0, got false",
         "FAIL counter/wrong.json: step 3 (deliver): status: expected ok, got stale",
     ]
