@@ -45,6 +45,22 @@ enum JournalReader {
         return history
     }
 
+    private static let checksumField = Array(#""crc32":""#.utf8)
+
+    private static func checksumFields(in line: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        var index = line.startIndex
+        while index + checksumField.count <= line.endIndex {
+            if line[index] == checksumField[0], line[index..<(index + checksumField.count)].elementsEqual(checksumField) {
+                count += 1
+                index += checksumField.count
+            } else {
+                index += 1
+            }
+        }
+        return count
+    }
+
     private static func corrupt(_ path: String, _ line: Int, _ reason: String) -> CoreLogicError {
         CoreLogicError(.corrupt, "\(path) line \(line): \(reason)")
     }
@@ -139,8 +155,10 @@ enum JournalReader {
                 record = try JournalFormat.open(bytes[range])
             } catch let reason as JournalFormat.Reason {
                 // The last line of the last segment may be a record torn by a crash (or by an
-                // OS crash that kept the file's size but not its bytes): reported, not replayed.
-                if isFinal {
+                // OS crash that kept the file's size but not all its bytes): reported, not
+                // replayed. A line holding two checksum fields is two records run together
+                // (a damaged newline): corruption, not a tear.
+                if isFinal, checksumFields(in: bytes[range]) <= 1 {
                     history.tornTail = (path, range.lowerBound, bytes.count - range.lowerBound)
                     return
                 }
