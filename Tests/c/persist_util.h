@@ -26,7 +26,7 @@ static char *read_file(const char *path, size_t *size) {
     return data;
 }
 
-static int write_file(const char *path, const char *data, size_t size) {
+static __attribute__((unused)) int write_file(const char *path, const char *data, size_t size) {
     FILE *f = fopen(path, "wb");
     if (!f) return -1;
     size_t n = fwrite(data, 1, size, f);
@@ -35,7 +35,7 @@ static int write_file(const char *path, const char *data, size_t size) {
 }
 
 /* Removes every file in `dir` and the directory itself (one level). */
-static void remove_tree(const char *dir) {
+static __attribute__((unused)) void remove_tree(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return;
     struct dirent *e;
@@ -50,7 +50,7 @@ static void remove_tree(const char *dir) {
 }
 
 /* Copies the regular files of `from` into a fresh directory `to`. */
-static int copy_tree(const char *from, const char *to) {
+static __attribute__((unused)) int copy_tree(const char *from, const char *to) {
     remove_tree(to);
     if (mkdir(to, 0755) != 0) return -1;
     DIR *d = opendir(from);
@@ -72,7 +72,7 @@ static int copy_tree(const char *from, const char *to) {
 }
 
 /* The path of the segment with the highest first seq in `dir` into `out`; 0 if found. */
-static int last_segment(const char *dir, char *out, size_t size) {
+static __attribute__((unused)) int last_segment(const char *dir, char *out, size_t size) {
     DIR *d = opendir(dir);
     if (!d) return -1;
     struct dirent *e;
@@ -89,7 +89,7 @@ static int last_segment(const char *dir, char *out, size_t size) {
     return 0;
 }
 
-static int count_segments(const char *dir) {
+static __attribute__((unused)) int count_segments(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return -1;
     struct dirent *e;
@@ -126,7 +126,7 @@ static char *effects_without_ids(const char *batch) {
 }
 
 /* Lowest and highest start id in a batch (0, 0 when none). */
-static void start_id_range(const char *batch, unsigned long long *low, unsigned long long *high) {
+static __attribute__((unused)) void start_id_range(const char *batch, unsigned long long *low, unsigned long long *high) {
     *low = 0;
     *high = 0;
     const char *key = "{\"start\":{\"id\":";
@@ -146,7 +146,7 @@ static char *state_of_batch(const char *batch) {
     return strndup(start, (size_t)(end - start));
 }
 
-static uint32_t crc32_of(const char *data, size_t size) {
+static __attribute__((unused)) uint32_t crc32_of(const char *data, size_t size) {
     uint32_t crc = 0xFFFFFFFFu;
     for (size_t i = 0; i < size; i++) {
         crc ^= (unsigned char)data[i];
@@ -156,7 +156,7 @@ static uint32_t crc32_of(const char *data, size_t size) {
 }
 
 /* Writes `body` (a JSON object without its closing brace) as a sealed line to `path`. */
-static int write_sealed_line(const char *path, const char *body) {
+static __attribute__((unused)) int write_sealed_line(const char *path, const char *body) {
     char line[8192];
     snprintf(line, sizeof line, "%s,\"crc32\":\"%08x\"}\n", body, crc32_of(body, strlen(body)));
     return write_file(path, line, strlen(line));
