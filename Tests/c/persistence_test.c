@@ -2,6 +2,9 @@
  * "Persistence"; formats in docs/persistence.md).
  * Ends with "persistence: N passed, N failed"; exit status 1 on any failure. */
 #include "persist_util.h"
+#include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 static int passed, failed;
 static char root[256];
@@ -401,6 +404,80 @@ static void test_checkpoint_in_handler(void) {
     free(expected);
 }
 
+/* A record that cannot be written (here: the file size limit cuts it short) rejects the
+ * input with ERR_IO, leaves the state as it was and no part of the record in the file. */
+static void test_write_failure(void) {
+    const char *dir = path_in("full");
+    corelogic_system s = 0;
+    CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
+    for (int i = 0; i < 3; i++) CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    char segment[600];
+    CHECK(last_segment(dir, segment, sizeof segment) == 0);
+    struct stat before, after;
+    CHECK(stat(segment, &before) == 0);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, limited;
+    getrlimit(RLIMIT_FSIZE, &old);
+    limited = old;
+    limited.rlim_cur = (rlim_t)before.st_size + 10;
+    CHECK(setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    char *batch = (char *)1;
+    CHECK(corelogic_system_send(s, "\"increment\"", &batch) == CORELOGIC_ERR_IO);
+    CHECK(batch == NULL);
+    CHECK(contains(corelogic_last_error(), segment));
+    setrlimit(RLIMIT_FSIZE, &old);
+    char *state = state_json(s);
+    CHECK(strcmp(state, "{\"count\":3}") == 0);
+    free(state);
+    CHECK(stat(segment, &after) == 0);
+    CHECK(after.st_size == before.st_size);
+    CHECK(corelogic_system_send(s, "\"decrement\"", NULL) == CORELOGIC_OK);
+    corelogic_system_free(s);
+    char *report = NULL;
+    s = restore_and_check("counter", dir, "{\"count\":2}", 0, &report);
+    CHECK(contains(report, "\"seq\":4,\"replayed\":4,"));
+    CHECK(contains(report, "\"tornTail\":null"));
+    corelogic_free(report);
+    corelogic_system_free(s);
+}
+
+/* Threads sending while another checkpoints: every input is journaled exactly once and
+ * each checkpoint is a consistent point of the history. */
+static corelogic_system threaded;
+static void *send_many(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 300; i++)
+        if (corelogic_system_send(threaded, "\"increment\"", NULL) != CORELOGIC_OK) return (void *)1;
+    return NULL;
+}
+static void *checkpoint_many(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 20; i++)
+        if (corelogic_system_checkpoint(threaded) != CORELOGIC_OK) return (void *)1;
+    return NULL;
+}
+
+static void test_threads(void) {
+    const char *dir = path_in("threads");
+    CHECK(corelogic_system_new("counter", NULL, &threaded, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(threaded, dir, CORELOGIC_DURABILITY_INTERVAL) == CORELOGIC_OK);
+    pthread_t threads[5];
+    for (int i = 0; i < 4; i++) pthread_create(&threads[i], NULL, send_many, NULL);
+    pthread_create(&threads[4], NULL, checkpoint_many, NULL);
+    for (int i = 0; i < 5; i++) {
+        void *result = NULL;
+        pthread_join(threads[i], &result);
+        CHECK(result == NULL);
+    }
+    corelogic_system_free(threaded);
+    char *report = NULL;
+    corelogic_system s = restore_and_check("counter", dir, "{\"count\":1200}", 0, &report);
+    CHECK(contains(report, "\"seq\":1200,"));
+    corelogic_free(report);
+    corelogic_system_free(s);
+}
+
 int main(void) {
     snprintf(root, sizeof root, "/tmp/corelogic-persist-XXXXXX");
     if (!mkdtemp(root)) { perror("mkdtemp"); return 1; }
@@ -412,8 +489,10 @@ int main(void) {
     test_corruption();
     test_versions();
     test_checkpoint_in_handler();
+    test_write_failure();
+    test_threads();
     const char *names[] = {"round-trip", "checkpoint", "bad-mode", "empty", "torn-source", "torn-work",
-                           "corrupt-source", "corrupt-work", "versions", "handler"};
+                           "corrupt-source", "corrupt-work", "versions", "handler", "full", "threads"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
     printf("persistence: %d passed, %d failed\n", passed, failed);

@@ -74,27 +74,28 @@ final class Journal {
         JournalFormat.record(input, seq: seq, next: next, into: &line)
         do {
             try line.withUnsafeBytes { try FileSystem.writeAll(segmentFD, $0, path: segmentPath) }
-            if durability == .everyInput {
-                try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true)
-            } else {
-                let now = FileSystem.now()
-                if now - lastSync >= Self.syncInterval {
-                    try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true)
-                    lastSync = now
-                    unsynced = false
-                } else {
-                    unsynced = true
-                }
-            }
         } catch {
             // Take back whatever part of the record reached the file: a rejected input is
             // never in the journal.
             if ftruncate(segmentFD, segmentSize) != 0 {
                 failure = "could not truncate a failed record: \(String(cString: strerror(errno)))"
-            } else if durability == .everyInput || unsynced {
-                // After a failed fsync the kernel may have dropped dirty pages silently.
-                failure = "\(error)"
             }
+            throw error
+        }
+        do {
+            let now = durability == .everyInput ? 0 : FileSystem.now()
+            if durability == .everyInput || now - lastSync >= Self.syncInterval {
+                try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true)
+                lastSync = now
+                unsynced = false
+            } else {
+                unsynced = true
+            }
+        } catch {
+            // After a failed fsync the kernel may have dropped dirty pages of earlier
+            // records too: nothing more is acknowledged until a checkpoint rewrites it all.
+            _ = ftruncate(segmentFD, segmentSize)
+            failure = "\(error)"
             throw error
         }
         segmentSize += off_t(line.count)
