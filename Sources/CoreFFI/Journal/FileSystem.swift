@@ -38,9 +38,12 @@ enum FileSystem {
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
-                let bytes = raw.prefix { $0 != 0 }
-                return String(decoding: bytes, as: UTF8.self)
+            // d_name is NUL-terminated inside a fixed buffer whose tail is uninitialized:
+            // read it in place up to the NUL, never as a whole.
+            let name = withUnsafeMutablePointer(to: &entry.pointee.d_name) { tuple in
+                UnsafeRawPointer(tuple).withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
+                    String(cString: $0)
+                }
             }
             if name != ".", name != ".." { names.append(name) }
         }
