@@ -51,7 +51,7 @@ enum JournalFormat {
     static func seal(_ line: inout [UInt8]) {
         let crc = CRC32.checksum(line[...])
         line.append(contentsOf: checksumKey)
-        line.append(contentsOf: CRC32.hex(crc))
+        CRC32.appendHex(crc, to: &line)
         line.append(contentsOf: #""}"#.utf8)
         line.append(UInt8(ascii: "\n"))
     }
@@ -146,18 +146,23 @@ enum JournalFormat {
         seal(&line)
     }
 
+    /// Appends the decimal digits of `value` without allocating.
     private static func appendNumber(_ value: UInt64, _ out: inout [UInt8]) {
-        if value == 0 {
-            out.append(UInt8(ascii: "0"))
-            return
-        }
-        var digits: [UInt8] = []
-        var rest = value
+        var digits = 1
+        var rest = value / 10
         while rest > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            digits += 1
             rest /= 10
         }
-        out.append(contentsOf: digits.reversed())
+        let end = out.count + digits
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var remaining = value
+        var index = end - 1
+        while remaining > 0 {
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+            index -= 1
+        }
     }
 
     // MARK: Reading
