@@ -343,6 +343,13 @@ static void test_corruption(void) {
     corelogic_system s = 0;
     CHECK(corelogic_system_restore("counter", work, &s, NULL, NULL) == CORELOGIC_ERR_CORRUPT);
     CHECK(contains(corelogic_last_error(), "records 1...2 are missing"));
+    /* A lost snapshot: the segments alone do not say which state they continue. */
+    copy_tree(dir, work);
+    char lost[600];
+    snprintf(lost, sizeof lost, "%s/snapshot.json", work);
+    CHECK(unlink(lost) == 0);
+    CHECK(corelogic_system_restore("counter", work, &s, NULL, NULL) == CORELOGIC_ERR_CORRUPT);
+    CHECK(contains(corelogic_last_error(), "snapshot.json is missing"));
     printf("corruption: %d byte flips in earlier journal lines and %d in the snapshot, each ERR_CORRUPT naming file and line\n", flips, snapshot_flips);
 }
 

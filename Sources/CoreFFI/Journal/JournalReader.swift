@@ -34,6 +34,11 @@ enum JournalReader {
         let segments = names.compactMap { name in JournalFormat.segmentFirst(name).map { (first: $0, name: name) } }
             .filter { $0.first > history.snapshotSeq }
             .sorted { $0.first < $1.first }
+        // Every segment is created after a snapshot (journals start with a checkpoint), so
+        // segments without one mean the snapshot was lost: its state is not the initial one.
+        if !history.snapshotFound, let first = segments.first {
+            throw CoreLogicError(.corrupt, "\(FileSystem.join(directory, first.name)): journal segments exist but \(JournalFormat.snapshotName) is missing")
+        }
         history.lastSeq = history.snapshotSeq
         for (index, segment) in segments.enumerated() {
             let path = FileSystem.join(directory, segment.name)
@@ -145,7 +150,7 @@ enum JournalReader {
             guard let mode = Durability(name: durability) else { throw JournalFormat.Reason("unknown durability '\(durability)'") }
             history.durability = mode
         } catch let reason as JournalFormat.Reason {
-            throw corrupt(path, 1, reason.text)
+            throw corrupt(path, 1, "header: " + reason.text)
         }
         for lineIndex in 1..<lines.count {
             let range = lines[lineIndex]
@@ -162,7 +167,7 @@ enum JournalReader {
                     history.tornTail = (path, range.lowerBound, bytes.count - range.lowerBound)
                     return
                 }
-                throw corrupt(path, lineIndex + 1, reason.text)
+                throw corrupt(path, lineIndex + 1, "record \(first + UInt64(lineIndex - 1)): " + reason.text)
             }
             do {
                 let seq = try JournalFormat.unsigned(record["seq"], "seq")
@@ -176,7 +181,7 @@ enum JournalReader {
                 history.maxNext = max(history.maxNext, next)
                 history.lastSeq = seq
             } catch let reason as JournalFormat.Reason {
-                throw corrupt(path, lineIndex + 1, reason.text)
+                throw corrupt(path, lineIndex + 1, "record \(first + UInt64(lineIndex - 1)): " + reason.text)
             }
         }
         if let unterminated {
