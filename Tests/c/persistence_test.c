@@ -411,6 +411,40 @@ static void test_checkpoint_in_handler(void) {
     free(expected);
 }
 
+/* Inputs a handler makes while the system drains are queued, and journaled when they
+ * run, in the order they run. */
+static corelogic_system answering;
+static void answer_at_once(void *context, const char *command) {
+    (void)context;
+    const char *start = strstr(command, "{\"start\":{\"id\":");
+    if (!start) return;
+    unsigned long long id = strtoull(start + 15, NULL, 10);
+    const char *url = strstr(command, "\"url\":\"");
+    if (!url) return;
+    url += 7;
+    char event[200];
+    snprintf(event, sizeof event, "{\"finished\":{\"url\":\"%.*s\"}}", (int)(strchr(url, '"') - url), url);
+    corelogic_system_deliver(answering, id, event, NULL);
+}
+
+static void test_reentrant_inputs(void) {
+    const char *dir = path_in("reentrant");
+    CHECK(corelogic_system_new("downloads", NULL, &answering, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(answering, dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
+    CHECK(corelogic_system_on_command(answering, answer_at_once, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(answering, "{\"enqueue\":{\"url\":\"a\"}}", NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(answering, "{\"enqueue\":{\"url\":\"b\"}}", NULL) == CORELOGIC_OK);
+    char *expected = state_json(answering);
+    CHECK(contains(expected, "\"finished\":[\"a\",\"b\"]"));
+    corelogic_system_free(answering);
+    char *report = NULL;
+    corelogic_system s = restore_and_check("downloads", dir, expected, 2, &report);
+    CHECK(contains(report, "\"seq\":4,\"replayed\":4"));
+    corelogic_free(report);
+    corelogic_system_free(s);
+    free(expected);
+}
+
 /* A record that cannot be written (here: the file size limit cuts it short) rejects the
  * input with ERR_IO, leaves the state as it was and no part of the record in the file. */
 static void test_write_failure(void) {
@@ -496,10 +530,11 @@ int main(void) {
     test_corruption();
     test_versions();
     test_checkpoint_in_handler();
+    test_reentrant_inputs();
     test_write_failure();
     test_threads();
     const char *names[] = {"round-trip", "checkpoint", "bad-mode", "empty", "torn-source", "torn-work",
-                           "corrupt-source", "corrupt-work", "versions", "handler", "full", "threads"};
+                           "corrupt-source", "corrupt-work", "versions", "handler", "full", "threads", "reentrant"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
     printf("persistence: %d passed, %d failed\n", passed, failed);
