@@ -14,7 +14,7 @@ CFLAGS    ?= -O2 -g -Wall -Wextra -Werror -std=c11
 C_LINK    := -Iinclude -L.build/release -lcorelogic -Wl,-rpath,$(CURDIR)/.build/release -lpthread
 C_OUT     := .build/c
 
-.PHONY: all lib test test-swift test-c test-persistence test-python golden-update bench demo install examples clean
+.PHONY: all lib test test-swift test-c test-python golden-update bench demo install examples clean
 
 all: lib
 
@@ -23,7 +23,7 @@ lib:
 	@ldd $(LIB) | grep -q 'libswift' && { echo "error: $(LIB) links a shared Swift runtime"; exit 1; } || true
 	@echo "built $(LIB)"
 
-test: lib test-swift test-c test-persistence test-python
+test: lib test-swift test-c test-python
 
 test-swift:
 	$(SWIFT) test
@@ -34,6 +34,24 @@ $(C_OUT):
 test-c: lib | $(C_OUT)
 	$(CC) $(CFLAGS) -pthread Tests/c/abi_test.c -o $(C_OUT)/abi_test $(C_LINK)
 	$(C_OUT)/abi_test
+	@sh Tests/c/check_exports.sh $(LIB) include/corelogic.h
+
+# ------------------------------------------------------------------------------
+# Persistence (docs/persistence.md): journal/snapshot/restore conformance, torn tails and
+# corruption, then the crash test (a journaling host killed with SIGKILL many times).
+# ------------------------------------------------------------------------------
+.PHONY: test-persistence
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-persistence
+
+CRASH_KILLS ?= 150
+
+test-persistence: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -pthread Tests/c/persistence_test.c -o $(C_OUT)/persistence_test $(C_LINK)
+	$(CHECKED) $(C_OUT)/persistence_test
+	$(CC) $(CFLAGS) -pthread Tests/c/crash_test.c -o $(C_OUT)/crash_test $(C_LINK)
+	$(C_OUT)/crash_test $(CRASH_KILLS)
 	@sh Tests/c/check_exports.sh $(LIB) include/corelogic.h
 
 golden-update:
@@ -65,14 +83,3 @@ install: lib
 
 clean:
 	rm -rf .build
-
-# Persistence (docs/persistence.md): journal/snapshot/restore conformance, torn tails and
-# corruption, then the crash test (a journaling host killed with SIGKILL many times).
-CRASH_KILLS ?= 150
-
-test-persistence: lib | $(C_OUT)
-	$(CC) $(CFLAGS) -pthread Tests/c/persistence_test.c -o $(C_OUT)/persistence_test $(C_LINK)
-	$(C_OUT)/persistence_test
-	$(CC) $(CFLAGS) -pthread Tests/c/crash_test.c -o $(C_OUT)/crash_test $(C_LINK)
-	$(C_OUT)/crash_test $(CRASH_KILLS)
-	@sh Tests/c/check_exports.sh $(LIB) include/corelogic.h
