@@ -83,3 +83,43 @@ install: lib
 
 clean:
 	rm -rf .build
+
+# ------------------------------------------------------------------------------
+# C hosts: the golden files through the ABI, the example programs, the guide's snippets
+# ------------------------------------------------------------------------------
+.PHONY: test-golden-c test-examples test-docs
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-golden-c test-examples test-docs
+
+# Every C host program runs under valgrind; `make test VALGRIND=` runs them bare.
+VALGRIND_FLAGS := --leak-check=full --error-exitcode=1 --suppressions=$(CURDIR)/Tests/c/valgrind.supp -q
+CHECKED        := $(if $(VALGRIND),$(VALGRIND) $(VALGRIND_FLAGS))
+TEST_JSON      := Tests/c/json.c
+
+test-golden-c: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -pthread Tests/c/golden_runner.c $(TEST_JSON) -o $(C_OUT)/golden_runner $(C_LINK) -lm
+	$(CHECKED) $(C_OUT)/golden_runner Tests/golden
+
+# The examples are built the way a C user builds them: against an installed copy of
+# the library, with the flags pkg-config gives.
+EXAMPLES_PREFIX := $(CURDIR)/.build/prefix
+EXAMPLES_OUT    := .build/examples
+EXAMPLES        := playcatch downloads
+EXAMPLE_FLAGS    = $$(PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig pkg-config --cflags --libs corelogic)
+
+examples: lib
+	$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX)
+	@mkdir -p $(EXAMPLES_OUT)
+	@for example in $(EXAMPLES); do \
+	    echo "$(CC) $(CFLAGS) -pthread -ITests/c examples/c/$$example.c $(TEST_JSON) -o $(EXAMPLES_OUT)/$$example (pkg-config corelogic)"; \
+	    $(CC) $(CFLAGS) -pthread -ITests/c examples/c/$$example.c $(TEST_JSON) -o $(EXAMPLES_OUT)/$$example $(EXAMPLE_FLAGS) -lm || exit 1; \
+	done
+
+test-examples: examples
+	CHECKED="$(CHECKED)" OUT=$(EXAMPLES_OUT) sh examples/c/test_examples.sh
+
+# Every ```c block of the C guide compiles, and its programs run and check themselves.
+test-docs: lib
+	CC="$(CC)" CFLAGS="$(CFLAGS)" CHECKED="$(CHECKED)" \
+	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/.build/release

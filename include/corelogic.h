@@ -20,9 +20,10 @@
  *    `const char *` results (version, status names, last error) belong to the library:
  *    never free them. Strings passed to handlers are borrowed for the duration of
  *    the call only.
- *  - Input strings are NUL-terminated UTF-8 JSON (RFC 8259, strict). Events use the
- *    externally tagged form {"case": {"label": value}}; a case without payload may
- *    also be sent as the bare string "case".
+ *  - Input strings are NUL-terminated UTF-8 JSON (RFC 8259, strict); the first NUL
+ *    byte ends the input (JSON text never needs a raw NUL: write \u0000). Events use
+ *    the externally tagged form {"case": {"label": value}}; a case without payload
+ *    may also be sent as the bare string "case".
  *  - Handles: corelogic_system is an opaque 64-bit handle; 0 is never valid. A freed
  *    or never-created handle returns CORELOGIC_ERR_HANDLE, never undefined behaviour:
  *    double free and use after free are detected.
@@ -99,7 +100,8 @@ const char *corelogic_status_name(int status);
 
 /* The calling thread's last error message: what went wrong and where, for the last
  * call on this thread that did not return CORELOGIC_OK; "" after a call that
- * returned OK. Never NULL. Owned by the library and valid until the next corelogic_*
+ * returned OK. Never NULL. The message starts with the failing function's name, e.g.
+ *   "corelogic_system_send: search event: $.queryChanged.text: expected a string, found a number". Owned by the library and valid until the next corelogic_*
  * call on the same thread: copy it if you need it longer. */
 const char *corelogic_last_error(void);
 
@@ -139,6 +141,10 @@ int corelogic_system_new(const char *feature, const char *state_json,
  * Safe from inside a handler of the same system: the handle is invalid at once, no
  * more handlers of it are called, queued inputs are discarded, and the call that is
  * running finishes its step and returns.
+ * From another thread while a call on the system is running: the handle is invalid
+ * at once (new calls get ERR_HANDLE) and corelogic_system_free waits until the
+ * running call returns. When it returns, no handler of the system runs any more, so
+ * the host may free the handlers' contexts.
  * Returns OK, or ERR_HANDLE if the handle is 0, already freed or never created. */
 int corelogic_system_free(corelogic_system system);
 
@@ -172,6 +178,10 @@ int corelogic_system_deliver(corelogic_system system, uint64_t effect_id,
 /* Reports that the effect `effect_id` finished and will deliver nothing more. It is no
  * longer running, but its request stays current: an equal request does not start it
  * again. out_batch as for send(), with the state unchanged.
+ * When to call it: whenever an effect ends on its own. If its last delivered event
+ * already made the state drop its request, the batch of that deliver holds
+ * {"cancel":id} and complete() then returns STALE: harmless, and a host may simply
+ * skip complete() for an effect it was told to cancel.
  * Returns OK, STALE (not running), ERR_HANDLE. */
 int corelogic_system_complete(corelogic_system system, uint64_t effect_id, char **out_batch);
 
@@ -208,7 +218,9 @@ typedef void (*corelogic_command_fn)(void *context, const char *command_json);
 typedef void (*corelogic_state_fn)(void *context, const char *state_json);
 
 /* Sets the command handler (NULL removes it). Commands already produced (e.g. the
- * creation batch) are not replayed; read them from the batch.
+ * creation batch) are not replayed: start those from corelogic_system_new's
+ * out_batch. Setting a handler waits for a call running on another thread; set from
+ * inside a handler of the same system, it applies to the next command.
  * Returns OK or ERR_HANDLE. */
 int corelogic_system_on_command(corelogic_system system, corelogic_command_fn handler, void *context);
 

@@ -136,6 +136,18 @@ final class LoopRulesTests: XCTestCase {
         XCTAssertEqual(system.state.count, threads * perThread)
     }
 
+    func testAHandlerRemovedFromInsideAHandlerGetsNoMoreCommands() throws {
+        let system = System<Probe>()
+        var calls = 0
+        system.onCommand = { _ in
+            calls += 1
+            system.onCommand = nil
+        }
+        let batch = try XCTUnwrap(try system.send(.setSet(values: [1, 2, 3])).batch)
+        XCTAssertEqual(calls, 1)
+        XCTAssertEqual(batch.commands.count, 3)
+    }
+
     func testCloseFromInsideAHandlerStopsHandlersAndLaterCalls() throws {
         let system = System<Probe>()
         var calls = 0

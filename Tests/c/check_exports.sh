@@ -10,5 +10,9 @@ if [ "$exported" != "$declared" ]; then
     rm -f /tmp/corelogic-exported.$$ /tmp/corelogic-declared.$$
     exit 1
 fi
-others=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -vc '^corelogic_')
-echo "exports: $(echo "$exported" | wc -l) corelogic_* functions, all declared in the header; $others other symbols"
+# Global symbols only: the Swift runtime's own stay local (lower-case nm types).
+others=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ {print $3}' | grep -v '^corelogic_' | grep -v '^_init$\|^_fini$' || true)
+if [ -n "$others" ]; then
+    echo "the library exports global symbols besides the ABI:"; echo "$others"; exit 1
+fi
+echo "exports: $(echo "$exported" | wc -l) corelogic_* functions, exactly the header's; no other global symbols"

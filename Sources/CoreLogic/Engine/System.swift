@@ -208,14 +208,13 @@ public final class System<F: Feature> {
         }
         let first = commands.count
         Self.evaluate(trackers, currentState, &ledger, into: &commands)
-        if let handler = commandHandler {
-            var index = first
-            while index < commands.count, !closed {
-                handler(commands[index])
-                index += 1
-            }
+        // Handlers are read again before each call: one may remove itself or close the system.
+        var index = first
+        while index < commands.count, !closed, let handler = commandHandler {
+            handler(commands[index])
+            index += 1
         }
-        if let handler = stateHandler, !closed { handler(currentState) }
+        if !closed, let handler = stateHandler { handler(currentState) }
     }
 
     private static func evaluate(

@@ -5,6 +5,13 @@ public enum FeatureCatalog {
         FeatureDescriptor(Counter.self),
         FeatureDescriptor(Search.self),
         FeatureDescriptor(Downloads.self),
+        FeatureDescriptor(Playcatch.self),
+        FeatureDescriptor(Pharmacies.self),
+        FeatureDescriptor(DeltaList.self),
+        FeatureDescriptor(Profile.self),
+        FeatureDescriptor(Share.self),
+        FeatureDescriptor(Typeahead.self),
+        FeatureDescriptor(Signup.self),
     ]
 
     /// The feature named `name`.

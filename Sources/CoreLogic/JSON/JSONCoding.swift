@@ -12,17 +12,13 @@
 public enum JSONCoding {
     /// Appends the compact JSON of `value` to `out`. On error `out` is unchanged.
     public static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        let enc = _StreamEncoder(out: [])
-        swap(&enc.out, &out)
-        let start = enc.out.count
+        let enc = _StreamEncoder()
         do {
             try enc.encodeRoot(value)
         } catch {
-            enc.out.removeSubrange(min(start, enc.out.count)...)
-            swap(&enc.out, &out)
             throw asJSONError(error)
         }
-        swap(&enc.out, &out)
+        out.append(contentsOf: enc.out.buffer)
     }
 
     /// The compact JSON of `value` as UTF-8 bytes.
@@ -56,17 +52,32 @@ public enum JSONCoding {
 
     /// Parses (with `limits`) and decodes a `T` from UTF-8 bytes.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> T {
-        try decode(type, from: try JSONParser.parse(bytes, limits: limits))
+        guard bytes.count <= limits.maxBytes else {
+            throw JSONError(kind: .syntax, message: "input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", path: "")
+        }
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw JSONError(kind: .syntax, message: "empty input at byte 0 (line 1, column 1)", path: "")
+        }
+        var parser = _Parser(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
+        let tape = try parser.buildTape()
+        parser.values.release(); parser.keys.release()
+        let dec = _TapeDecoder(parser: parser, tape: tape)
+        do {
+            return try dec.decodeValue(type, at: 0)
+        } catch {
+            throw asJSONError(error)
+        }
     }
 
     /// Parses (with `limits`) and decodes a `T` from UTF-8 bytes.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limits: JSONLimits = .default) throws -> T {
-        try decode(type, from: try JSONParser.parse(bytes, limits: limits))
+        try bytes.withUnsafeBytes { try decode(type, from: $0, limits: limits) }
     }
 
     /// Parses (with `limits`) and decodes a `T` from a string.
     public static func decode<T: Decodable>(_ type: T.Type, from text: String, limits: JSONLimits = .default) throws -> T {
-        try decode(type, from: try JSONParser.parse(text, limits: limits))
+        var text = text
+        return try text.withUTF8 { try decode(type, from: UnsafeRawBufferPointer($0), limits: limits) }
     }
 
     /// The case names of an enum whose `CodingKeys` is `CaseIterable`, in

@@ -5,23 +5,32 @@
 /// Errors are `JSONError(.schema)` whose path names the offending value;
 /// `DecodingError`s thrown by synthesized code are converted where they arise.
 final class _TreeDecoder: Decoder {
-    var value: JSONValue
-    var path: [JSONPathComponent] = []
+    @exclusivity(unchecked) var value: JSONValue
+    @exclusivity(unchecked) var path: [JSONPathComponent] = []
     /// The most recently created keyed container, to explain the synthesized enum
     /// error "Invalid number of keys found, expected one." in terms of cases.
-    var lastKeyType: Any.Type?
-    var lastObject: [(String, JSONValue)] = []
-    var lastDepth = 0
-    var lastExtra: [JSONPathComponent] = []
+    @exclusivity(unchecked) var lastKeyType: Any.Type?
+    @exclusivity(unchecked) var lastObject: [(String, JSONValue)] = []
+    @exclusivity(unchecked) var lastDepth = 0
+    @exclusivity(unchecked) var lastExtra: [JSONPathComponent] = []
+
+    /// State of every keyed container created by this decoder (containers hold
+    /// an index, so copying a container costs a single retain).
+    @exclusivity(unchecked) var objects: [_ObjectState] = []
 
     init(value: JSONValue) { self.value = value }
+
+    func makeKeyed<Key: CodingKey>(_: Key.Type, obj: [(String, JSONValue)], depth: Int, extra: [JSONPathComponent]) -> KeyedDecodingContainer<Key> {
+        objects.append(_ObjectState(obj: obj, depth: depth, extra: extra))
+        return KeyedDecodingContainer(_KeyedDecoder<Key>(dec: self, ix: objects.count - 1))
+    }
 
     var codingPath: [CodingKey] { path.map(JSONKey.init) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let obj = try keyedObject(value, Key.self, depth: path.count, extra: [])
-        return KeyedDecodingContainer(_KeyedDecoder<Key>(dec: self, obj: obj, depth: path.count, extra: []))
+        return makeKeyed(Key.self, obj: obj, depth: path.count, extra: [])
     }
 
     func unkeyedContainer() throws -> UnkeyedDecodingContainer {
@@ -95,20 +104,7 @@ final class _TreeDecoder: Decoder {
 
     /// Explains why the last keyed container does not name exactly one enum case.
     func enumDiagnosis() -> String {
-        let names = lastKeyType.flatMap(_caseNamesOfAny)
-        let keys = lastObject.map { $0.0 }
-        if keys.count == 1 {
-            if let names = names {
-                return "unknown case '\(keys[0])'; valid cases: " + names.joined(separator: ", ")
-            }
-            return "unknown case '\(keys[0])'"
-        }
-        let found = keys.isEmpty ? "found an empty object"
-            : "found \(keys.count) keys: " + keys.joined(separator: ", ")
-        if let names = names {
-            return "expected exactly one of: " + names.joined(separator: ", ") + "; " + found
-        }
-        return "expected exactly one key naming an enum case; " + found
+        _enumDiagnosis(keys: lastObject.map { $0.0 }, keyType: lastKeyType)
     }
 
     // MARK: Values
@@ -197,16 +193,15 @@ private func _names<C: CodingKey & CaseIterable>(_: C.Type) -> [String] {
     C.allCases.map { $0.stringValue }
 }
 
-/// Keyed access to one object's members (linear scan; an index for big objects).
-struct _KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let dec: _TreeDecoder
+/// One keyed container's object, path and (for big objects) key index.
+struct _ObjectState {
     let obj: [(String, JSONValue)]
     let depth: Int
     let extra: [JSONPathComponent]
     let index: [String: Int]?
 
-    init(dec: _TreeDecoder, obj: [(String, JSONValue)], depth: Int, extra: [JSONPathComponent]) {
-        self.dec = dec; self.obj = obj; self.depth = depth; self.extra = extra
+    init(obj: [(String, JSONValue)], depth: Int, extra: [JSONPathComponent]) {
+        self.obj = obj; self.depth = depth; self.extra = extra
         if obj.count > 24 {
             var ix = [String: Int](minimumCapacity: obj.count)
             for (n, pair) in obj.enumerated() where ix[pair.0] == nil { ix[pair.0] = n }
@@ -216,14 +211,28 @@ struct _KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
+    @inline(__always) func find(_ k: String) -> JSONValue? {
+        if let ix = index { return ix[k].map { obj[$0].1 } }
+        for pair in obj where pair.0 == k { return pair.1 }
+        return nil
+    }
+}
+
+/// Keyed access to one object's members (linear scan; an index for big objects).
+struct _KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let dec: _TreeDecoder
+    let ix: Int
+
+    var obj: [(String, JSONValue)] { dec.objects[ix].obj }
+    var depth: Int { dec.objects[ix].depth }
+    var extra: [JSONPathComponent] { dec.objects[ix].extra }
+
     var codingPath: [CodingKey] { dec.absolutePath(depth, extra, nil).map(JSONKey.init) }
     var allKeys: [Key] { obj.compactMap { Key(stringValue: $0.0) } }
 
     @inline(__always) func find(_ key: Key) -> JSONValue? {
         let k = key.stringValue
-        if let ix = index { return ix[k].map { obj[$0].1 } }
-        for pair in obj where pair.0 == k { return pair.1 }
-        return nil
+        return dec.objects[ix].find(k)
     }
 
     func require(_ key: Key) throws -> JSONValue {
@@ -291,7 +300,7 @@ struct _KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let v = try require(key)
         let sub = extra + [.key(key.stringValue)]
         let o = try dec.keyedObject(v, NestedKey.self, depth: depth, extra: sub)
-        return KeyedDecodingContainer(_KeyedDecoder<NestedKey>(dec: dec, obj: o, depth: depth, extra: sub))
+        return dec.makeKeyed(NestedKey.self, obj: o, depth: depth, extra: sub)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
@@ -369,7 +378,7 @@ struct _UnkeyedDecoder: UnkeyedDecodingContainer {
         let sub = extra + [.index(currentIndex)]
         let o = try dec.keyedObject(v, NestedKey.self, depth: depth, extra: sub)
         currentIndex += 1
-        return KeyedDecodingContainer(_KeyedDecoder<NestedKey>(dec: dec, obj: o, depth: depth, extra: sub))
+        return dec.makeKeyed(NestedKey.self, obj: o, depth: depth, extra: sub)
     }
 
     mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {

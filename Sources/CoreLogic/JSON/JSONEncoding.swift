@@ -21,18 +21,18 @@ final class _StreamEncoder: Encoder {
         var start: Int
     }
 
-    var out: [UInt8]
-    var frames: [Frame] = []
-    var serial = 0
+    @exclusivity(unchecked) var out = _ByteBuffer(capacity: 512)
+    @exclusivity(unchecked) var frames: [Frame] = []
+    @exclusivity(unchecked) var serial = 0
     /// Coding path of the value being encoded by `encode(to: self)`.
-    var path: [JSONPathComponent] = []
+    @exclusivity(unchecked) var path: [JSONPathComponent] = []
     /// The slot that `container(keyedBy:)` and friends on `self` fill.
-    var currentSlot = 0
-    var failure: JSONError?
+    @exclusivity(unchecked) var currentSlot = 0
+    @exclusivity(unchecked) var failure: JSONError?
 
-    init(out: [UInt8]) {
-        self.out = out
-    }
+    init() {}
+
+    deinit { out.release() }
 
     var codingPath: [CodingKey] { path.map(JSONKey.init) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -72,13 +72,14 @@ final class _StreamEncoder: Encoder {
             ranges.append((e.0, lo..<hi))
         }
         ranges.sort { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
+        let old = out.bytes(from: 0)
         var sorted: [UInt8] = []
         sorted.reserveCapacity(out.count - containerStart)
         for (n, r) in ranges.enumerated() {
             if n > 0 { sorted.append(UInt8(ascii: ",")) }
-            sorted.append(contentsOf: out[r.1])
+            sorted.append(contentsOf: old[r.1])
         }
-        out.replaceSubrange(containerStart..<out.count, with: sorted)
+        out.replaceTail(from: containerStart, with: sorted)
     }
 
     func fail(_ detail: String, path extra: [JSONPathComponent] = []) {
@@ -238,8 +239,8 @@ private final class _KeyTypeProbe: Encoder {
         found = Key.self
         return KeyedEncodingContainer(_NullKeyed<Key>())
     }
-    func unkeyedContainer() -> UnkeyedEncodingContainer { _StreamEncoder(out: []).unkeyedContainer() }
-    func singleValueContainer() -> SingleValueEncodingContainer { _StreamEncoder(out: []).singleValueContainer() }
+    func unkeyedContainer() -> UnkeyedEncodingContainer { _StreamEncoder().unkeyedContainer() }
+    func singleValueContainer() -> SingleValueEncodingContainer { _StreamEncoder().singleValueContainer() }
 }
 
 private struct _NullKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -249,7 +250,7 @@ private struct _NullKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(_NullKeyed<NestedKey>())
     }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer { _StreamEncoder(out: []).unkeyedContainer() }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer { _StreamEncoder().unkeyedContainer() }
     mutating func superEncoder() -> Encoder { _KeyTypeProbe() }
     mutating func superEncoder(forKey key: Key) -> Encoder { _KeyTypeProbe() }
 }

@@ -21,6 +21,7 @@ public enum JSONParser {
             throw JSONError(kind: .syntax, message: "empty input at byte 0 (line 1, column 1)", path: "")
         }
         var p = _Parser(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
+        defer { p.values.release(); p.keys.release() }
         return try p.parseDocument()
     }
 
@@ -42,10 +43,11 @@ struct _Parser {
     let maxDepth: Int
     var i = 0
     /// Values of the open containers, flattened.
-    var values: [JSONValue] = []
+    var values = _MoveStack<JSONValue>()
     /// Keys of the open objects, flattened, with the byte offset of each key.
-    var keys: [String] = []
+    var keys = _MoveStack<String>()
     var keyOffsets: [Int] = []
+
     /// Open containers: where their values (and keys) start.
     var frames: [(isObject: Bool, valueStart: Int, keyStart: Int)] = []
     var scratch: [UInt8] = []
@@ -134,7 +136,7 @@ struct _Parser {
             // closing as many as end here.
             while true {
                 guard let frame = frames.last else { return current }
-                values.append(current)
+                values.push(current)
                 skipWhitespace()
                 let c = byte(i)
                 if c == UInt8(ascii: ",") {
@@ -149,8 +151,7 @@ struct _Parser {
                 } else {
                     guard c == UInt8(ascii: "]") else { throw fail("expected ',' or ']', found \(describeHere())", at: i) }
                     i += 1
-                    current = .array(Array(values[frame.valueStart...]))
-                    values.removeSubrange(frame.valueStart...)
+                    current = .array(values.popArray(from: frame.valueStart))
                 }
                 frames.removeLast()
             }
@@ -159,8 +160,7 @@ struct _Parser {
 
     mutating func closeObject(_ frame: (isObject: Bool, valueStart: Int, keyStart: Int)) throws -> [(String, JSONValue)] {
         let n = keys.count - frame.keyStart
-        var pairs: [(String, JSONValue)] = []
-        pairs.reserveCapacity(n)
+        var pairs: [(String, JSONValue)]
         if n > 1 {
             if n <= 12 {
                 for a in frame.keyStart..<keys.count {
@@ -175,14 +175,17 @@ struct _Parser {
                 }
             }
         }
-        var v = frame.valueStart
-        for k in frame.keyStart..<keys.count {
-            pairs.append((keys[k], values[v]))
-            v += 1
+        let kb = keys.base + frame.keyStart
+        let vb = values.base + frame.valueStart
+        pairs = [(String, JSONValue)](unsafeUninitializedCapacity: n) { buf, initialized in
+            if let dst = buf.baseAddress {
+                for k in 0..<n { (dst + k).initialize(to: ((kb + k).move(), (vb + k).move())) }
+            }
+            initialized = n
         }
-        keys.removeSubrange(frame.keyStart...)
+        keys.forgetMoved(to: frame.keyStart)
+        values.forgetMoved(to: frame.valueStart)
         keyOffsets.removeSubrange(frame.keyStart...)
-        values.removeSubrange(frame.valueStart...)
         return pairs
     }
 
@@ -197,7 +200,7 @@ struct _Parser {
         skipWhitespace()
         guard byte(i) == UInt8(ascii: ":") else { throw fail("expected ':', found \(describeHere())", at: i) }
         i += 1
-        keys.append(k)
+        keys.push(k)
         keyOffsets.append(at)
     }
 

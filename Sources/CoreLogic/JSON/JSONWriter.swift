@@ -61,7 +61,7 @@ public enum JSONWriter {
         s.withUTF8 { writeString(utf8: $0, into: &out) }
     }
 
-    static func writeString(utf8 buf: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    static func writeString<S: _ByteSink>(utf8 buf: UnsafeBufferPointer<UInt8>, into out: inout S) {
         out.append(UInt8(ascii: "\""))
         var runStart = 0
         var k = 0
@@ -69,7 +69,7 @@ public enum JSONWriter {
         while k < n {
             let b = buf[k]
             if b >= 0x20 && b != 0x22 && b != 0x5C { k += 1; continue }
-            if k > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<k])) }
+            if k > runStart { out.appendBytes(UnsafeBufferPointer(rebasing: buf[runStart..<k])) }
             out.append(UInt8(ascii: "\\"))
             switch b {
             case 0x22: out.append(0x22)
@@ -86,17 +86,23 @@ public enum JSONWriter {
             k += 1
             runStart = k
         }
-        if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
+        if n > runStart { out.appendBytes(UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
         out.append(UInt8(ascii: "\""))
     }
 
     @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 &+ v : 0x57 &+ v }
 
-    @inline(__always) static func appendASCII(_ s: StaticString, _ out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    @inline(__always) static func appendASCII<S: _ByteSink>(_ s: StaticString, _ out: inout S) {
+        out.appendBytes(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    static func writeInt(_ v: Int64, into out: inout [UInt8]) {
+    /// Appends a string literal for `s` to any byte sink.
+    static func writeString<S: _ByteSink>(_ s: String, into out: inout S) {
+        var s = s
+        s.withUTF8 { writeString(utf8: $0, into: &out) }
+    }
+
+    static func writeInt<S: _ByteSink>(_ v: Int64, into out: inout S) {
         if v < 0 {
             out.append(UInt8(ascii: "-"))
             writeUInt(v.magnitude, into: &out)
@@ -105,7 +111,7 @@ public enum JSONWriter {
         }
     }
 
-    static func writeUInt(_ v: UInt64, into out: inout [UInt8]) {
+    static func writeUInt<S: _ByteSink>(_ v: UInt64, into out: inout S) {
         if v < 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v)); return }
         var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes >= 20 digits
         var x = v
@@ -116,12 +122,13 @@ public enum JSONWriter {
                 raw[24 - n] = 0x30 &+ UInt8(truncatingIfNeeded: x % 10)
                 x /= 10
             }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - n)...]))
+            let digits = UnsafeRawBufferPointer(rebasing: raw[(24 - n)...])
+            digits.withMemoryRebound(to: UInt8.self) { out.appendBytes($0) }
         }
     }
 
     /// Writes a finite double in shortest round-trip form; non-finite as `null`.
-    static func writeDouble(_ d: Double, into out: inout [UInt8]) {
+    static func writeDouble<S: _ByteSink>(_ d: Double, into out: inout S) {
         guard d.isFinite else { appendASCII("null", &out); return }
         if abs(d) < 1e15 && isIntegral(d) {
             // Integral and exactly representable: "12.0" (same as description).
@@ -133,7 +140,8 @@ public enum JSONWriter {
                 return
             }
         }
-        out.append(contentsOf: d.description.utf8)
+        var text = d.description
+        text.withUTF8 { out.appendBytes($0) }
     }
 
     /// True for finite doubles without a fractional part (no libm needed).
@@ -143,9 +151,10 @@ public enum JSONWriter {
         return Double(Int64(d)) == d
     }
 
-    static func writeFloat(_ f: Float, into out: inout [UInt8]) {
+    static func writeFloat<S: _ByteSink>(_ f: Float, into out: inout S) {
         guard f.isFinite else { appendASCII("null", &out); return }
-        out.append(contentsOf: f.description.utf8)
+        var text = f.description
+        text.withUTF8 { out.appendBytes($0) }
     }
 
     static func writePretty(_ value: JSONValue, indent: Int, level: Int, into out: inout [UInt8]) {

@@ -1,0 +1,203 @@
+/// A validated JSON document as a flat array of entries over the input bytes,
+/// with no per-value allocation. `JSONCoding.decode(_:from:)` on bytes decodes
+/// from it directly; it accepts and rejects exactly what `JSONParser` does.
+///
+/// Layout: a container entry is followed by its children; an object's children
+/// alternate key (a string entry) and value. `next` is the index just past an
+/// entry's subtree. Two extra entries end the tape: an empty object (the payload
+/// of an enum case sent as a bare string) and a null (a missing super value).
+struct _TapeEntry {
+    enum Kind: UInt8 { case null, bool, int, uint, double, string, array, object }
+    var kind: Kind
+    /// Strings: true when the content has escapes or non-ASCII bytes.
+    var slow: Bool
+    /// Strings: content offset and length (without quotes).
+    /// Containers: `len` is the number of elements or members.
+    var start: UInt32
+    var len: UInt32
+    var next: UInt32
+    var parent: Int32
+    /// Numbers: the bits of the Int64, UInt64 or Double. Bools: 0 or 1.
+    var bits: UInt64
+}
+
+extension _Parser {
+    /// Validates a string literal at the opening quote without building it.
+    mutating func scanString() throws -> (start: Int, len: Int, slow: Bool) {
+        let quote = i
+        i += 1
+        let start = i
+        while i < end {
+            let b = p[i]
+            if b == UInt8(ascii: "\"") {
+                let r = (start, i - start, false)
+                i += 1
+                return r
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+            i += 1
+        }
+        i = quote
+        _ = try parseString()
+        return (start, i - 1 - start, true)
+    }
+
+    /// Parses the whole input into a tape.
+    mutating func buildTape() throws -> [_TapeEntry] {
+        guard end < Int(Int32.max) else { throw fail("input too large", at: 0) }
+        var tape: [_TapeEntry] = []
+        tape.reserveCapacity(16 + end / 6)
+        var open: [Int] = []   // indices of open containers
+        skipWhitespace()
+        if i >= end { throw fail("empty input", at: i) }
+        valueLoop: while true {
+            skipWhitespace()
+            let parent = Int32(truncatingIfNeeded: open.last ?? -1)
+            let b = byte(i)
+            let here = tape.count
+            switch b {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = b == UInt8(ascii: "{")
+                if open.count >= maxDepth { throw fail("nesting deeper than the limit of \(maxDepth)", at: i) }
+                i += 1
+                tape.append(_TapeEntry(kind: isObject ? .object : .array, slow: false, start: UInt32(truncatingIfNeeded: i),
+                                       len: 0, next: 0, parent: parent, bits: 0))
+                skipWhitespace()
+                if byte(i) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    i += 1
+                    tape[here].next = UInt32(truncatingIfNeeded: here + 1)
+                    break
+                }
+                open.append(here)
+                if isObject { try tapeKey(&tape, parent: here) }
+                continue valueLoop
+            case UInt8(ascii: "\""):
+                let s = try scanString()
+                tape.append(_TapeEntry(kind: .string, slow: s.slow, start: UInt32(truncatingIfNeeded: s.start),
+                                       len: UInt32(truncatingIfNeeded: s.len), next: UInt32(truncatingIfNeeded: here + 1), parent: parent, bits: 0))
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                var kind = _TapeEntry.Kind.bool
+                var bits: UInt64 = 0
+                if b == UInt8(ascii: "t") { try expectLiteral("true"); bits = 1 }
+                else if b == UInt8(ascii: "f") { try expectLiteral("false") }
+                else { try expectLiteral("null"); kind = .null }
+                tape.append(_TapeEntry(kind: kind, slow: false, start: 0, len: 0, next: UInt32(truncatingIfNeeded: here + 1), parent: parent, bits: bits))
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let at = i
+                let v = try parseNumber()
+                var e = _TapeEntry(kind: .int, slow: false, start: UInt32(truncatingIfNeeded: at), len: UInt32(truncatingIfNeeded: i - at),
+                                   next: UInt32(truncatingIfNeeded: here + 1), parent: parent, bits: 0)
+                switch v {
+                case .int(let x): e.bits = UInt64(bitPattern: x)
+                case .uint(let x): e.kind = .uint; e.bits = x
+                case .double(let x): e.kind = .double; e.bits = x.bitPattern
+                default: break
+                }
+                tape.append(e)
+            default:
+                throw fail("expected a value, found \(describeHere())", at: i)
+            }
+            // A value is complete: continue or close containers.
+            while true {
+                guard let top = open.last else {
+                    skipWhitespace()
+                    if i < end { throw fail("unexpected \(describeHere()) after the JSON value", at: i) }
+                    tape.append(_TapeEntry(kind: .object, slow: false, start: 0, len: 0,
+                                           next: UInt32(truncatingIfNeeded: tape.count + 1), parent: -1, bits: 0))
+                    tape.append(_TapeEntry(kind: .null, slow: false, start: 0, len: 0,
+                                           next: UInt32(truncatingIfNeeded: tape.count + 1), parent: -1, bits: 0))
+                    return tape
+                }
+                tape[top].len &+= 1
+                skipWhitespace()
+                let c = byte(i)
+                let isObject = tape[top].kind == .object
+                if c == UInt8(ascii: ",") {
+                    i += 1
+                    if isObject { try tapeKey(&tape, parent: top) }
+                    continue valueLoop
+                }
+                if isObject {
+                    guard c == UInt8(ascii: "}") else { throw fail("expected ',' or '}', found \(describeHere())", at: i) }
+                    try checkDuplicateKeys(tape, object: top)
+                } else {
+                    guard c == UInt8(ascii: "]") else { throw fail("expected ',' or ']', found \(describeHere())", at: i) }
+                }
+                i += 1
+                tape[top].next = UInt32(truncatingIfNeeded: tape.count)
+                open.removeLast()
+            }
+        }
+    }
+
+    mutating func tapeKey(_ tape: inout [_TapeEntry], parent: Int) throws {
+        skipWhitespace()
+        guard byte(i) == UInt8(ascii: "\"") else { throw fail("expected a string key, found \(describeHere())", at: i) }
+        let s = try scanString()
+        tape.append(_TapeEntry(kind: .string, slow: s.slow, start: UInt32(truncatingIfNeeded: s.start), len: UInt32(truncatingIfNeeded: s.len),
+                               next: UInt32(truncatingIfNeeded: tape.count + 1), parent: Int32(truncatingIfNeeded: parent), bits: 0))
+        skipWhitespace()
+        guard byte(i) == UInt8(ascii: ":") else { throw fail("expected ':', found \(describeHere())", at: i) }
+        i += 1
+    }
+
+    /// The decoded string of a string entry.
+    func tapeString(_ e: _TapeEntry) -> String {
+        let start = Int(e.start), n = Int(e.len)
+        if !e.slow { return String(decoding: UnsafeBufferPointer(start: p + start, count: n), as: UTF8.self) }
+        var q = _Parser(base: p, count: end, maxDepth: 0)
+        q.i = start - 1
+        return (try? q.parseString()) ?? ""
+    }
+
+    /// True when the key entry equals the UTF-8 bytes `k`.
+    func tapeKeyEquals(_ e: _TapeEntry, _ k: UnsafeBufferPointer<UInt8>) -> Bool {
+        if e.slow {
+            var s = tapeString(e)
+            return s.withUTF8 { $0.elementsEqual(k) }
+        }
+        guard Int(e.len) == k.count else { return false }
+        let a = p + Int(e.start)
+        for j in 0..<k.count where a[j] != k[j] { return false }
+        return true
+    }
+
+    func checkDuplicateKeys(_ tape: [_TapeEntry], object: Int) throws {
+        let n = Int(tape[object].len)
+        guard n > 1 else { return }
+        if n <= 12 {
+            // Pairwise, walking the members in place.
+            var a = Int(tape[object + 2].next)
+            for _ in 1..<n {
+                let ea = tape[a]
+                var sa = ea.slow ? tapeString(ea) : ""
+                var b = object + 1
+                while b < a {
+                    let eb = tape[b]
+                    let same: Bool
+                    if !ea.slow && !eb.slow {
+                        same = ea.len == eb.len && UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len)).elementsEqual(
+                            UnsafeBufferPointer(start: p + Int(eb.start), count: Int(eb.len)))
+                    } else if !ea.slow {
+                        same = tapeKeyEquals(eb, UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len)))
+                    } else {
+                        same = sa.withUTF8 { tapeKeyEquals(eb, $0) }
+                    }
+                    if same { throw fail("duplicate key \(JSONWriter.string(.string(tapeString(ea))))", at: Int(ea.start) - 1) }
+                    b = Int(tape[b + 1].next)
+                }
+                sa = ""
+                a = Int(tape[a + 1].next)
+            }
+        } else {
+            var seen = Set<String>(minimumCapacity: n)
+            var k = object + 1
+            for _ in 0..<n {
+                if !seen.insert(tapeString(tape[k])).inserted {
+                    throw fail("duplicate key \(JSONWriter.string(.string(tapeString(tape[k]))))", at: Int(tape[k].start) - 1)
+                }
+                k = Int(tape[k + 1].next)
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import XCTest
+@testable import CoreLogic
+
+enum CounterEvent: Codable, Equatable {
+    case increment
+    case decrement
+    case search(query: String)
+    case pageLoaded(items: [SearchRepo], next: String?)
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case increment, decrement, search, pageLoaded }
+}
+
+struct SearchRepo: Codable, Equatable { var id: Int; var name: String; var stars: Int }
+
+enum PlainEvent: Codable, Equatable { case tick, tock(count: Int) }
+
+struct Wrapper: Codable, Equatable {
+    var event: CounterEvent
+    var events: [CounterEvent]
+}
+
+struct Numbers: Codable, Equatable {
+    var i8: Int8; var u8: UInt8; var i16: Int16; var u16: UInt16; var i32: Int32; var u32: UInt32
+    var i64: Int64; var u64: UInt64; var i: Int; var u: UInt; var f: Float; var d: Double
+}
+
+struct WithDictionary: Codable, Equatable {
+    var counts: [String: Int]
+    var byID: [Int: String]
+}
+
+struct Scalars: Codable, Equatable { var d: Double? }
+
+class Base: Codable {
+    var a = 1
+    init() {}
+}
+
+final class Derived: Base {
+    var b = 2
+    enum CodingKeys: String, CodingKey { case b }
+    override init() { super.init() }
+    required init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        b = try c.decode(Int.self, forKey: .b)
+        try super.init(from: c.superDecoder())
+    }
+    override func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(b, forKey: .b)
+        try super.encode(to: c.superEncoder())
+    }
+}
+
+final class JSONCodingTests: XCTestCase {
+    /// Decodes through both decoders (bytes -> tape, and an already parsed
+    /// JSONValue) and checks they agree on the value or the error message.
+    private func decodeBoth<T: Decodable & Equatable>(_ type: T.Type, _ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> T {
+        let viaTape = Result { try JSONCoding.decode(type, from: text) }
+        let viaTree = Result { try JSONCoding.decode(type, from: try JSONParser.parse(text)) }
+        switch (viaTape, viaTree) {
+        case let (.success(a), .success(b)):
+            XCTAssertEqual(a, b, file: file, line: line)
+            return a
+        case let (.failure(a), .failure(b)):
+            XCTAssertEqual("\(a)", "\(b)", "decoders disagree", file: file, line: line)
+            throw a
+        default:
+            XCTFail("decoders disagree: \(viaTape) vs \(viaTree)", file: file, line: line)
+            throw JSONError(kind: .schema, message: "disagree", path: "")
+        }
+    }
+
+    private func assertSchemaError<T: Decodable & Equatable>(_ type: T.Type, _ text: String, _ message: String, path: String? = nil,
+                                                          file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try decodeBoth(type, text, file: file, line: line), file: file, line: line) { e in
+            guard let e = e as? JSONError else { return XCTFail("not a JSONError: \(e)", file: file, line: line) }
+            XCTAssertEqual(e.kind, .schema, file: file, line: line)
+            XCTAssertEqual(e.message, message, file: file, line: line)
+            if let path = path { XCTAssertEqual(e.path, path, file: file, line: line) }
+        }
+    }
+
+    func testEnumsAreExternallyTaggedWithLabelledPayloads() throws {
+        XCTAssertEqual(try JSONCoding.encodeToString(CounterEvent.increment), "{\"increment\":{}}")
+        XCTAssertEqual(try JSONCoding.encodeToString(CounterEvent.search(query: "swift")), "{\"search\":{\"query\":\"swift\"}}")
+        XCTAssertEqual(try JSONCoding.encodeToString(CounterEvent.pageLoaded(items: [SearchRepo(id: 1, name: "a", stars: 2)], next: nil)),
+                       "{\"pageLoaded\":{\"items\":[{\"id\":1,\"name\":\"a\",\"stars\":2}]}}")
+        XCTAssertEqual(try decodeBoth(CounterEvent.self, "{\"search\":{\"query\":\"swift\"}}"), .search(query: "swift"))
+        XCTAssertEqual(try decodeBoth(CounterEvent.self, "{\"increment\":{}}"), .increment)
+    }
+
+    func testPayloadlessCaseMayBeABareString() throws {
+        XCTAssertEqual(try decodeBoth(CounterEvent.self, "\"increment\""), .increment)
+        XCTAssertEqual(try decodeBoth(Wrapper.self, "{\"event\":\"decrement\",\"events\":[\"increment\",{\"decrement\":{}}]}"),
+                       Wrapper(event: .decrement, events: [.increment, .decrement]))
+        XCTAssertEqual(try decodeBoth(PlainEvent.self, "\"tick\""), .tick)
+        assertSchemaError(CounterEvent.self, "\"search\"", "$.search: missing key 'query'", path: "$.search")
+    }
+
+    func testUnknownCaseNamesTheValidCases() {
+        assertSchemaError(CounterEvent.self, "{\"foo\":{}}", "$: unknown case 'foo'; valid cases: increment, decrement, search, pageLoaded", path: "$")
+        assertSchemaError(CounterEvent.self, "\"foo\"", "$: unknown case 'foo'; valid cases: increment, decrement, search, pageLoaded")
+        assertSchemaError(Wrapper.self, "{\"event\":\"increment\",\"events\":[\"increment\",{\"bar\":{}}]}",
+                          "$.events[1]: unknown case 'bar'; valid cases: increment, decrement, search, pageLoaded", path: "$.events[1]")
+        assertSchemaError(CounterEvent.self, "{}", "$: expected exactly one of: increment, decrement, search, pageLoaded; found an empty object")
+        assertSchemaError(CounterEvent.self, "{\"increment\":{},\"decrement\":{}}",
+                          "$: expected exactly one of: increment, decrement, search, pageLoaded; found 2 keys: increment, decrement")
+        assertSchemaError(PlainEvent.self, "{\"foo\":{}}", "$: unknown case 'foo'")
+        assertSchemaError(PlainEvent.self, "\"foo\"", "$: expected an object, found a string \"foo\"")
+    }
+
+    func testSchemaErrorsNameThePath() {
+        assertSchemaError(CounterEvent.self, "{\"search\":{\"query\":3}}", "$.search.query: expected a string, found a number", path: "$.search.query")
+        assertSchemaError(CounterEvent.self, "{\"search\":{}}", "$.search: missing key 'query'")
+        assertSchemaError(CounterEvent.self, "{\"pageLoaded\":{\"items\":[{\"id\":1,\"name\":\"a\",\"stars\":2},{\"id\":1,\"name\":\"a\",\"stars\":2},{\"id\":1,\"name\":\"a\",\"stars\":\"x\"}]}}",
+                          "$.pageLoaded.items[2].stars: expected an integer, found a string \"x\"", path: "$.pageLoaded.items[2].stars")
+        assertSchemaError(CounterEvent.self, "{\"pageLoaded\":{\"items\":{}}}", "$.pageLoaded.items: expected an array, found an object")
+        assertSchemaError(CounterEvent.self, "[]", "$: expected an object, found an array")
+        assertSchemaError(SearchRepo.self, "{\"id\":null,\"name\":\"a\",\"stars\":1}", "$.id: expected an integer, found null")
+        assertSchemaError(SearchRepo.self, "{\"id\":1.5,\"name\":\"a\",\"stars\":1}", "$.id: expected an integer, found 1.5")
+        assertSchemaError(SearchRepo.self, "{\"id\":true,\"name\":\"a\",\"stars\":1}", "$.id: expected an integer, found a boolean")
+        assertSchemaError([Int].self, "[1,\"a\"]", "$[1]: expected an integer, found a string \"a\"")
+    }
+
+    func testSyntaxErrorsFromDecodeAreSyntaxKind() {
+        XCTAssertThrowsError(try JSONCoding.decode(CounterEvent.self, from: "{\"increment\":{}")) { e in
+            XCTAssertEqual((e as? JSONError)?.kind, .syntax)
+        }
+    }
+
+    func testOptionalsAreOmittedWhenNilAndMissingOrNullDecodeAsNil() throws {
+        XCTAssertEqual(try JSONCoding.encodeToString(Scalars(d: nil)), "{}")
+        XCTAssertEqual(try JSONCoding.encodeToString(Scalars(d: 2)), "{\"d\":2.0}")
+        XCTAssertEqual(try decodeBoth(Scalars.self, "{}"), Scalars(d: nil))
+        XCTAssertEqual(try decodeBoth(Scalars.self, "{\"d\":null}"), Scalars(d: nil))
+        XCTAssertEqual(try decodeBoth(Scalars.self, "{\"d\":3,\"extra\":[1]}"), Scalars(d: 3))
+        XCTAssertEqual(try JSONCoding.encodeToString([Int?.none, 1]), "[null,1]")
+        XCTAssertEqual(try JSONCoding.encodeToString(Int?.none), "null")
+    }
+
+    func testIntegersMustBeExactAndInRange() throws {
+        let ok = "{\"i8\":-128,\"u8\":255,\"i16\":-32768,\"u16\":65535,\"i32\":-2147483648,\"u32\":4294967295,\"i64\":-9223372036854775808,\"u64\":18446744073709551615,\"i\":9223372036854775807,\"u\":0,\"f\":0.5,\"d\":1e300}"
+        let n = try decodeBoth(Numbers.self, ok)
+        XCTAssertEqual(n.u64, UInt64.max)
+        XCTAssertEqual(n.i64, Int64.min)
+        XCTAssertEqual(try JSONCoding.encodeToString(n), ok.replacingOccurrences(of: "1e300", with: "1e+300"))
+        assertSchemaError(UInt8.self, "300", "$: 300 does not fit in UInt8")
+        assertSchemaError(UInt.self, "-1", "$: -1 does not fit in UInt")
+        assertSchemaError(Int.self, "18446744073709551615", "$: 18446744073709551615 does not fit in Int")
+        assertSchemaError(Int.self, "1.5", "$: expected an integer, found 1.5")
+        assertSchemaError(Float.self, "1e300", "$: 1e+300 does not fit in Float")
+        XCTAssertEqual(try decodeBoth(Int.self, "1.0"), 1)
+        XCTAssertEqual(try decodeBoth(Double.self, "3"), 3)
+    }
+
+    func testNonFiniteDoublesCannotBeEncoded() {
+        XCTAssertThrowsError(try JSONCoding.encode(Scalars(d: .nan))) { e in
+            XCTAssertEqual((e as? JSONError)?.kind, .schema)
+            XCTAssertEqual((e as? JSONError)?.path, "$.d")
+            XCTAssertEqual((e as? JSONError)?.message, "$.d: cannot encode non-finite number nan")
+        }
+        XCTAssertThrowsError(try JSONCoding.encode([[1.0], [2.0, .infinity]])) { e in
+            XCTAssertEqual((e as? JSONError)?.message, "$[1][1]: cannot encode non-finite number inf")
+        }
+        XCTAssertThrowsError(try JSONCoding.encode(Float.infinity)) { e in
+            XCTAssertEqual((e as? JSONError)?.path, "$")
+        }
+        var out: [UInt8] = [1, 2]
+        XCTAssertThrowsError(try JSONCoding.encode(Scalars(d: .nan), into: &out))
+        XCTAssertEqual(out, [1, 2], "a failed encode leaves the buffer unchanged")
+    }
+
+    func testDictionariesAreWrittenWithSortedKeys() throws {
+        var counts: [String: Int] = [:]
+        for k in ["pear", "apple", "fig", "banana", "cherry", "date", "kiwi"] { counts[k] = k.count }
+        let v = WithDictionary(counts: counts, byID: [3: "c", 1: "a", 20: "t"])
+        let text = try JSONCoding.encodeToString(v)
+        XCTAssertEqual(text, "{\"counts\":{\"apple\":5,\"banana\":6,\"cherry\":6,\"date\":4,\"fig\":3,\"kiwi\":4,\"pear\":4},\"byID\":{\"1\":\"a\",\"20\":\"t\",\"3\":\"c\"}}")
+        XCTAssertEqual(try decodeBoth(WithDictionary.self, text), v)
+        XCTAssertEqual(try JSONCoding.encodeToString(["b": ["y": 1, "x": 2], "a": [:]]), "{\"a\":{},\"b\":{\"x\":2,\"y\":1}}")
+    }
+
+    func testSuperEncoderAndDecoderUseTheSuperKey() throws {
+        let text = try JSONCoding.encodeToString(Derived())
+        XCTAssertEqual(text, "{\"b\":2,\"super\":{\"a\":1}}")
+        let d = try JSONCoding.decode(Derived.self, from: "{\"b\":5,\"super\":{\"a\":7}}")
+        XCTAssertEqual(d.a, 7)
+        XCTAssertEqual(d.b, 5)
+        let t = try JSONCoding.decode(Derived.self, from: try JSONParser.parse("{\"b\":5,\"super\":{\"a\":7}}"))
+        XCTAssertEqual(t.a, 7)
+    }
+
+    func testEncodeToValueMatchesParsedOutput() throws {
+        let e = CounterEvent.search(query: "q")
+        XCTAssertEqual(try JSONCoding.encodeToValue(e), .object([("search", .object([("query", .string("q"))]))]))
+        var out: [UInt8] = Array("x".utf8)
+        try JSONCoding.encode(1, into: &out)
+        XCTAssertEqual(out, Array("x1".utf8))
+        XCTAssertEqual(try JSONCoding.encodeToString("a\"b"), "\"a\\\"b\"")
+    }
+
+    func testCaseNamesListsDeclaredCaseKeys() {
+        XCTAssertEqual(JSONCoding.caseNames(of: CounterEvent.self), ["increment", "decrement", "search", "pageLoaded"])
+        XCTAssertNil(JSONCoding.caseNames(of: PlainEvent.self))
+        XCTAssertNil(JSONCoding.caseNames(of: Int.self))
+    }
+
+    func testHostileInputNeverCrashesTheDecoder() {
+        let inputs = [
+            String(repeating: "[", count: 100_000), "{\"event\":" + String(repeating: "{\"increment\":", count: 5000),
+            "{\"search\":{\"query\":\"\\ud800\"}}", "[" + String(repeating: "\"increment\",", count: 1000) + "1]",
+        ]
+        for s in inputs {
+            XCTAssertThrowsError(try JSONCoding.decode(Wrapper.self, from: s))
+            XCTAssertThrowsError(try JSONCoding.decode([CounterEvent].self, from: s))
+        }
+    }
+}

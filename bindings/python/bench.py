@@ -1,0 +1,164 @@
+"""What the Python binding costs, measured side by side in one run.
+
+    python3 bindings/python/bench.py [--rounds 7] [--calls 50000]
+
+Three loops, interleaved round by round, each reported as the median over the
+rounds:
+
+1. binding:   ``system.send("increment")``, returning a parsed ``Batch``;
+2. no-op:     a bare ctypes call of ``corelogic_abi_version()`` (the floor of
+              any ctypes call);
+3. bare send: a bare ctypes ``corelogic_system_send`` + ``json.loads`` of the
+              same batch + ``corelogic_free`` (what any hand-written binding
+              must do at least).
+
+Two more loops show the library's own share: a bare ``corelogic_system_send``
+with ``out_batch`` NULL (the step alone), and with a batch that is only freed
+(the step plus encoding the batch).
+
+The ratio binding / bare send is the binding's own overhead; the targets are
+>= 250,000 round trips/s and a ratio <= 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import corelogic  # noqa: E402
+
+TARGET_RATE = 250_000
+TARGET_RATIO = 3.0
+
+
+def binding_round(system: corelogic.System, calls: int) -> float:
+    send = system.send
+    started = time.perf_counter()
+    for _ in range(calls):
+        send("increment")
+    return time.perf_counter() - started
+
+
+def noop_round(library: corelogic.Library, calls: int) -> float:
+    abi_version = library.corelogic_abi_version
+    started = time.perf_counter()
+    for _ in range(calls):
+        abi_version()
+    return time.perf_counter() - started
+
+
+def bare_send_round(library: corelogic.Library, handle: int, calls: int) -> float:
+    send = library.corelogic_system_send
+    free = library.corelogic_free
+    string_at = ctypes.string_at
+    loads = json.loads
+    out = ctypes.c_void_p()
+    ref = ctypes.byref(out)
+    event = b'"increment"'
+    started = time.perf_counter()
+    for _ in range(calls):
+        if send(handle, event, ref):
+            raise RuntimeError("send failed")
+        pointer = out.value
+        loads(string_at(pointer))
+        free(pointer)
+    return time.perf_counter() - started
+
+
+def library_floor_round(library: corelogic.Library, handle: int, calls: int) -> float:
+    send = library.corelogic_system_send
+    event = b'"increment"'
+    started = time.perf_counter()
+    for _ in range(calls):
+        if send(handle, event, None):
+            raise RuntimeError("send failed")
+    return time.perf_counter() - started
+
+
+def batch_only_round(library: corelogic.Library, handle: int, calls: int) -> float:
+    send = library.corelogic_system_send
+    free = library.corelogic_free
+    out = ctypes.c_void_p()
+    ref = ctypes.byref(out)
+    event = b'"increment"'
+    started = time.perf_counter()
+    for _ in range(calls):
+        if send(handle, event, ref):
+            raise RuntimeError("send failed")
+        free(out.value)
+    return time.perf_counter() - started
+
+
+def main(argv: "list[str] | None" = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--calls", type=int, default=50_000, help="calls per round")
+    parser.add_argument("--library", help="path to libcorelogic (default: the usual search)")
+    args = parser.parse_args(argv)
+
+    library = corelogic.load_library(args.library)
+    binding_system = corelogic.System("counter", library=library)
+    bare_system = corelogic.System("counter", library=library)
+    bare_handle = bare_system._handle  # the raw handle, as a bare ctypes user holds it
+
+    # Warm up caches (the encoded-event cache, the thread's out-parameter).
+    binding_round(binding_system, 1000)
+    noop_round(library, 1000)
+    bare_send_round(library, bare_handle, 1000)
+
+    floor_system = corelogic.System("counter", library=library)
+    floor_handle = floor_system._handle
+    library_floor_round(library, floor_handle, 1000)
+    batch_system = corelogic.System("counter", library=library)
+    batch_handle = batch_system._handle
+    batch_only_round(library, batch_handle, 1000)
+
+    times: "dict[str, list[float]]" = {"binding": [], "noop": [], "bare": [], "floor": [], "batch": []}
+    for _ in range(args.rounds):
+        times["binding"].append(binding_round(binding_system, args.calls) / args.calls)
+        times["noop"].append(noop_round(library, args.calls) / args.calls)
+        times["bare"].append(bare_send_round(library, bare_handle, args.calls) / args.calls)
+        times["floor"].append(library_floor_round(library, floor_handle, args.calls) / args.calls)
+        times["batch"].append(batch_only_round(library, batch_handle, args.calls) / args.calls)
+
+    # Both systems counted every increment exactly once.
+    expected = 1000 + args.rounds * args.calls
+    assert binding_system.state == {"count": expected}, binding_system.state
+    assert bare_system.state == {"count": expected}, bare_system.state
+    assert floor_system.state == {"count": expected}, floor_system.state
+    assert batch_system.state == {"count": expected}, batch_system.state
+    batch_system.close()
+    binding_system.close()
+    bare_system.close()
+    floor_system.close()
+
+    median = {name: statistics.median(values) for name, values in times.items()}
+    print(f"corelogic {library.version()} (ABI {library.abi_version()}), Python {sys.version.split()[0]}, "
+          f"{args.rounds} rounds x {args.calls:,} calls, medians")
+    rows = [
+        ("binding: system.send('increment') -> Batch", median["binding"]),
+        ("bare ctypes: corelogic_abi_version()", median["noop"]),
+        ("bare ctypes: system_send + json.loads + free", median["bare"]),
+        ("bare ctypes: system_send + free, batch unread", median["batch"]),
+        ("bare ctypes: system_send, out_batch NULL", median["floor"]),
+    ]
+    for label, seconds in rows:
+        print(f"  {label:<46} {seconds * 1e9:8.0f} ns/call {1 / seconds:12,.0f} calls/s")
+    rate = 1 / median["binding"]
+    ratio = median["binding"] / median["bare"]
+    print(f"  counter round trips/s through the binding: {rate:,.0f} "
+          f"(target >= {TARGET_RATE:,}: {'met' if rate >= TARGET_RATE else 'NOT met'})")
+    print(f"  ratio binding / (bare ctypes + json.loads): {ratio:.2f} "
+          f"(target <= {TARGET_RATIO:g}: {'met' if ratio <= TARGET_RATIO else 'NOT met'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

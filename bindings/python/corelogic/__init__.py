@@ -1,0 +1,89 @@
+"""corelogic: drive a corelogic feature (business logic written once, in Swift)
+from Python.
+
+>>> import corelogic
+>>> with corelogic.System("counter") as counter:
+...     counter.send("increment").state
+{'count': 1}
+
+The host performs every effect. A :class:`System` says which effects must be
+running (``start``/``cancel`` commands); :class:`AsyncRunner` and
+:class:`ThreadRunner` run them with Python handlers and feed their results back.
+
+The shared library is found, in order, through an explicit ``library=``
+argument, the ``CORELOGIC_LIBRARY`` environment variable, a copy inside this
+package, and the repository's ``.build/release/libcorelogic.so``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Union
+
+from ._library import ABI_VERSION, ENVIRONMENT_VARIABLE, Library, PathLike, load_library
+from .errors import (
+    ArgumentError,
+    CorelogicError,
+    CorruptError,
+    HandleError,
+    JSONError,
+    LibraryError,
+    NotFoundError,
+    SchemaError,
+    StorageError,
+)
+from .runners import AsyncRunner, CancellationToken, ThreadRunner
+from .system import STALE, Batch, Command, Event, Stale, System
+
+__all__ = [
+    "ABI_VERSION",
+    "ENVIRONMENT_VARIABLE",
+    "AsyncRunner",
+    "ArgumentError",
+    "Batch",
+    "CancellationToken",
+    "Command",
+    "CorelogicError",
+    "CorruptError",
+    "Event",
+    "HandleError",
+    "JSONError",
+    "Library",
+    "LibraryError",
+    "NotFoundError",
+    "STALE",
+    "SchemaError",
+    "Stale",
+    "StorageError",
+    "System",
+    "ThreadRunner",
+    "abi_version",
+    "features",
+    "load_library",
+    "version",
+]
+
+__version__ = "0.1.0"
+
+LibraryArgument = Optional[Union[Library, PathLike]]
+
+
+def _resolve(library: LibraryArgument) -> Library:
+    return library if isinstance(library, Library) else load_library(library)
+
+
+def features(library: LibraryArgument = None) -> List[Dict[str, Any]]:
+    """Describe every feature the library holds:
+    ``[{"name": "counter", "events": [...], "feedbacks": [{"name", "kind"}],
+    "queries": [...], "stateVersion": 1}, ...]``."""
+    return _resolve(library).features()
+
+
+def version(library: LibraryArgument = None) -> str:
+    """The library's version, ``"MAJOR.MINOR.PATCH"``."""
+    return _resolve(library).version()
+
+
+def abi_version(library: LibraryArgument = None) -> int:
+    """The loaded library's C ABI version (always :data:`ABI_VERSION`, since
+    loading a library with another version raises :class:`LibraryError`)."""
+    return _resolve(library).abi_version()

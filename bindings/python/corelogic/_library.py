@@ -1,0 +1,240 @@
+"""Finding, loading and describing ``libcorelogic``.
+
+Internal: users call :func:`corelogic.load_library` or pass ``library=`` to
+:class:`corelogic.System`; nobody needs to touch ctypes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Union
+
+from .errors import LibraryError, error_for_status
+
+#: The C ABI version this binding is written for; ``corelogic_abi_version()``
+#: of the loaded library must return exactly this.
+ABI_VERSION = 1
+
+#: The environment variable naming the shared library to load.
+ENVIRONMENT_VARIABLE = "CORELOGIC_LIBRARY"
+
+if sys.platform == "darwin":
+    LIBRARY_FILE = "libcorelogic.dylib"
+elif sys.platform == "win32":
+    LIBRARY_FILE = "corelogic.dll"
+else:
+    LIBRARY_FILE = "libcorelogic.so"
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+# void (*)(void *context, const char *json): both handler kinds have this shape.
+CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p)
+
+_u64 = ctypes.c_uint64
+_int = ctypes.c_int
+_str = ctypes.c_char_p
+_out = ctypes.POINTER(ctypes.c_void_p)
+
+# name: (restype, argtypes). Functions added later to the ABI (journal,
+# checkpoint, restore) go here and are bound the same way.
+_PROTOTYPES: Dict[str, Any] = {
+    "corelogic_version": (ctypes.c_char_p, []),
+    "corelogic_abi_version": (_int, []),
+    "corelogic_status_name": (ctypes.c_char_p, [_int]),
+    "corelogic_last_error": (ctypes.c_char_p, []),
+    "corelogic_free": (None, [ctypes.c_void_p]),
+    "corelogic_features": (_int, [_out]),
+    "corelogic_system_new": (_int, [_str, _str, ctypes.POINTER(_u64), _out]),
+    "corelogic_system_free": (_int, [_u64]),
+    "corelogic_system_send": (_int, [_u64, _str, _out]),
+    "corelogic_system_deliver": (_int, [_u64, _u64, _str, _out]),
+    "corelogic_system_complete": (_int, [_u64, _u64, _out]),
+    "corelogic_system_state": (_int, [_u64, _out]),
+    "corelogic_system_query": (_int, [_u64, _str, _out]),
+    "corelogic_system_effects": (_int, [_u64, _out]),
+    "corelogic_system_on_command": (_int, [_u64, CALLBACK, ctypes.c_void_p]),
+    "corelogic_system_on_state": (_int, [_u64, CALLBACK, ctypes.c_void_p]),
+}
+
+
+class Library:
+    """A loaded ``libcorelogic`` with its C functions bound and typed.
+
+    Loading checks ``corelogic_abi_version()`` against :data:`ABI_VERSION` and
+    raises :class:`~corelogic.LibraryError` when they differ. The C functions
+    are attributes of the same name (``lib.corelogic_system_send``); they are
+    internal to the package.
+    """
+
+    path: str
+    # The bound C functions (set in __init__ from _PROTOTYPES).
+    corelogic_version: Any
+    corelogic_abi_version: Any
+    corelogic_status_name: Any
+    corelogic_last_error: Any
+    corelogic_free: Any
+    corelogic_features: Any
+    corelogic_system_new: Any
+    corelogic_system_free: Any
+    corelogic_system_send: Any
+    corelogic_system_deliver: Any
+    corelogic_system_complete: Any
+    corelogic_system_state: Any
+    corelogic_system_query: Any
+    corelogic_system_effects: Any
+    corelogic_system_on_command: Any
+    corelogic_system_on_state: Any
+
+    def __init__(self, path: PathLike, *, abi_version: int = ABI_VERSION) -> None:
+        self.path = os.fspath(path)
+        try:
+            # CDLL releases the GIL during each call: other Python threads run
+            # while one waits for the system, and callbacks can take the GIL.
+            self._dll = ctypes.CDLL(self.path)
+        except OSError as exc:
+            raise LibraryError(f"cannot load {self.path}: {exc}") from exc
+        missing = []
+        for name, (restype, argtypes) in _PROTOTYPES.items():
+            try:
+                function = getattr(self._dll, name)
+            except AttributeError:
+                missing.append(name)
+                continue
+            function.restype = restype
+            function.argtypes = argtypes
+            setattr(self, name, function)
+        if "corelogic_abi_version" in missing:
+            raise LibraryError(f"{self.path} is not libcorelogic: no corelogic_abi_version()")
+        found = self.abi_version()
+        if found != abi_version:
+            raise LibraryError(
+                f"{self.path} has C ABI version {found}, but this corelogic binding "
+                f"needs version {abi_version}; install matching versions of the "
+                f"library and the Python package"
+            )
+        if missing:
+            raise LibraryError(f"{self.path} lacks {', '.join(missing)}")
+
+    def __repr__(self) -> str:
+        return f"<corelogic.Library {self.path!r}>"
+
+    # -- the small, non-hot-path helpers ------------------------------------
+
+    def abi_version(self) -> int:
+        """Return ``corelogic_abi_version()``."""
+        return int(self._dll.corelogic_abi_version())
+
+    def version(self) -> str:
+        """Return the library's version, ``"MAJOR.MINOR.PATCH"``."""
+        raw = self._dll.corelogic_version()
+        return raw.decode("utf-8") if raw else ""
+
+    def features(self) -> List[Dict[str, Any]]:
+        """Return ``corelogic_features()`` parsed: one ``dict`` per feature."""
+        out = ctypes.c_void_p()
+        status = self.corelogic_features(ctypes.byref(out))
+        if status:
+            raise self.error(status)
+        return json.loads(self.take(out.value))  # type: ignore[no-any-return]
+
+    def status_name(self, status: int) -> str:
+        """Return the C constant's name for ``status``, e.g. ``CORELOGIC_ERR_SCHEMA``."""
+        raw = self._dll.corelogic_status_name(status)
+        return raw.decode("utf-8") if raw else f"status {status}"
+
+    def last_error(self) -> str:
+        """Return this thread's last error message from the library."""
+        raw = self._dll.corelogic_last_error()
+        return raw.decode("utf-8", "replace") if raw else ""
+
+    def error(self, status: int) -> Exception:
+        """Build the exception for a failed call made on this thread."""
+        return error_for_status(status, self.last_error())
+
+    def take(self, pointer: Optional[int]) -> bytes:
+        """Copy a string the library returned and free it."""
+        if not pointer:
+            return b""
+        try:
+            return ctypes.string_at(pointer)
+        finally:
+            self._dll.corelogic_free(pointer)
+
+
+def candidates() -> List[str]:
+    """Return the paths tried, in order, when no explicit path is given.
+
+    1. the ``CORELOGIC_LIBRARY`` environment variable;
+    2. a copy inside the installed package (``corelogic/libcorelogic.so``);
+    3. the repository's build output ``.build/release/libcorelogic.so``, in the
+       nearest directory above this package that has one.
+    """
+    found: List[str] = []
+    env = os.environ.get(ENVIRONMENT_VARIABLE)
+    if env:
+        found.append(env)
+    here = Path(__file__).resolve().parent
+    found.append(str(here / LIBRARY_FILE))
+    repository_build = None
+    for directory in here.parents:
+        build = directory / ".build" / "release" / LIBRARY_FILE
+        if build.exists():
+            repository_build = build
+            break
+        if repository_build is None and (directory / "Package.swift").exists():
+            repository_build = build  # where `make` will put it
+    if repository_build is not None:
+        found.append(str(repository_build))
+    return found
+
+
+def find_library_path(path: Optional[PathLike] = None) -> str:
+    """Return the library path to load: ``path`` if given, else the first of
+    :func:`candidates` that exists. Raises :class:`~corelogic.LibraryError`
+    listing every place tried when none does."""
+    if path is not None:
+        return os.fspath(path)
+    env = os.environ.get(ENVIRONMENT_VARIABLE)
+    if env:
+        # An explicit setting that points nowhere is an error, not a hint.
+        if not os.path.exists(env):
+            raise LibraryError(f"{ENVIRONMENT_VARIABLE}={env} does not exist")
+        return env
+    tried = candidates()
+    for candidate in tried:
+        if os.path.exists(candidate):
+            return candidate
+    raise LibraryError(
+        f"cannot find {LIBRARY_FILE}; tried: {', '.join(tried)}. Build it with "
+        f"`make` in the repository, or set {ENVIRONMENT_VARIABLE} to its path"
+    )
+
+
+_loaded: Dict[str, Library] = {}
+_lock = threading.Lock()
+
+
+def load_library(path: Optional[PathLike] = None) -> Library:
+    """Load ``libcorelogic`` (once per path) and return it.
+
+    The library is searched, in order: ``path``; the ``CORELOGIC_LIBRARY``
+    environment variable; ``libcorelogic.so`` inside the installed package; the
+    repository's ``.build/release/libcorelogic.so``. Raises
+    :class:`~corelogic.LibraryError` if it is not found, cannot be loaded, or
+    has an ABI version other than :data:`ABI_VERSION`.
+    """
+    resolved = os.path.realpath(find_library_path(path))
+    library = _loaded.get(resolved)
+    if library is not None:
+        return library
+    with _lock:
+        library = _loaded.get(resolved)
+        if library is None:
+            library = Library(resolved)
+            _loaded[resolved] = library
+        return library

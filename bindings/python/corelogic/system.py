@@ -1,0 +1,484 @@
+"""A running feature: :class:`System`, and what its calls return.
+
+A :class:`System` owns one ``corelogic_system`` handle. Each call that runs
+steps returns a :class:`Batch` (the state after the last step, the effect
+commands of every step it drained, the number of steps). ``deliver`` and
+``complete`` for an effect that is not running return :data:`STALE` instead:
+the input was dropped and never reached the reducer.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import logging
+import threading
+from typing import Any, Callable, Dict, List, Optional, Union
+
+from ._library import CALLBACK, Library, PathLike, load_library
+from .errors import ERR_HANDLE, ArgumentError, CorelogicError, HandleError, error_for_status
+
+__all__ = ["Batch", "Stale", "STALE", "System", "Event", "Command", "JSONValue"]
+
+log = logging.getLogger("corelogic")
+
+#: Any JSON value as Python builds it with :func:`json.loads`.
+JSONValue = Any
+#: An event: a case name (``"increment"``), a JSON-serializable object
+#: (``{"queryChanged": {"text": "swift"}}``) or already-encoded JSON ``bytes``.
+Event = Union[str, Dict[str, Any], bytes]
+#: One effect command: ``{"cancel": 3}`` or
+#: ``{"start": {"id": 4, "feedback": "loadPage", "request": {...}}}``.
+Command = Dict[str, Any]
+
+_MAX_U64 = (1 << 64) - 1
+
+# The C scanner behind json.loads, called directly: the library's output is
+# always exactly one compact JSON value, so the checks json.loads adds around
+# it (encoding detection, trailing data) only cost time on the hot path.
+_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _parse(raw: bytes) -> JSONValue:
+    try:
+        return _scan(raw.decode("utf-8"), 0)[0]
+    except StopIteration:
+        return json.loads(raw)  # raises a JSONDecodeError naming the position
+
+
+# Encoded str events ("increment" -> b'"increment"'); bounded, since names
+# come from a feature's small set of payload-less cases.
+_STR_EVENTS: Dict[str, bytes] = {}
+_STR_EVENTS_MAX = 1024
+
+
+def encode_json(value: Any, what: str = "event") -> bytes:
+    """Encode ``value`` as the compact UTF-8 JSON the library reads.
+
+    ``bytes`` are passed through as already-encoded JSON; anything else is
+    serialized with ``json.dumps(separators=(",", ":"))``. Raises
+    :class:`~corelogic.ArgumentError` for values that cannot be passed on.
+    """
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        if b"\0" in data:
+            raise ArgumentError(f"{what}: JSON bytes contain a NUL byte")
+        return data
+    try:
+        # ensure_ascii (the default) escapes lone surrogates instead of failing
+        # to encode them; the library's strict parser then judges them.
+        return json.dumps(value, separators=(",", ":"), allow_nan=False).encode("ascii")
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ArgumentError(f"{what} is not JSON-serializable: {exc}") from exc
+
+
+def _encode_event(event: Any) -> bytes:
+    data = encode_json(event)
+    if type(event) is str and len(_STR_EVENTS) < _STR_EVENTS_MAX:
+        _STR_EVENTS[event] = data
+    return data
+
+
+def _encode_name(name: Any, what: str) -> bytes:
+    if not isinstance(name, str):
+        raise ArgumentError(f"{what} must be a str, not {type(name).__name__}")
+    if "\0" in name:
+        raise ArgumentError(f"{what} contains a NUL character")
+    return name.encode("utf-8", "surrogatepass")
+
+
+# One reusable out-parameter per thread: `char **out` filled by the library,
+# with a c_char_p view of the same word, whose .value copies the string out
+# without a second foreign call (string_at is one).
+_tls = threading.local()
+
+
+def _new_slot() -> "tuple[ctypes.c_void_p, Any, ctypes.c_char_p]":
+    out = ctypes.c_void_p()
+    slot = (out, ctypes.byref(out), ctypes.c_char_p.from_buffer(out))
+    _tls.slot = slot
+    return slot
+
+
+class Batch:
+    """What one call returned: the outcome of every step it drained.
+
+    Attributes:
+        state: the feature's state after the last step (a ``dict``).
+        effects: the effect commands of all those steps, in order, each
+            ``{"cancel": id}`` or ``{"start": {"id", "feedback", "request"}}``.
+        steps: how many steps the call ran.
+        stale: always ``False`` (see :data:`STALE`), so ``if result.stale:``
+            works on whatever ``deliver`` or ``complete`` returned.
+    """
+
+    __slots__ = ("state", "effects", "steps")
+    stale = False
+
+    def __init__(self, state: JSONValue, effects: List[Command], steps: int) -> None:
+        self.state = state
+        self.effects = effects
+        self.steps = steps
+
+    @property
+    def started(self) -> List[Dict[str, Any]]:
+        """The ``start`` commands' payloads: ``[{"id", "feedback", "request"}]``."""
+        return [command["start"] for command in self.effects if "start" in command]
+
+    @property
+    def cancelled(self) -> List[int]:
+        """The ids of the effects this batch cancels."""
+        return [command["cancel"] for command in self.effects if "cancel" in command]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return the batch as the library's JSON shape."""
+        return {"state": self.state, "effects": self.effects, "steps": self.steps}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Batch):
+            return NotImplemented
+        return (self.state, self.effects, self.steps) == (other.state, other.effects, other.steps)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Batch(state={self.state!r}, effects={self.effects!r}, steps={self.steps!r})"
+
+
+def _batch(raw: bytes) -> Batch:
+    if not raw:
+        # A call queued from inside a handler runs after the current step,
+        # so it has no batch of its own.
+        return Batch(None, [], 0)
+    value = _scan(raw.decode("utf-8"), 0)[0]
+    return Batch(value["state"], value["effects"], value["steps"])
+
+
+class Stale:
+    """The result of ``deliver``/``complete`` for an effect that is not running.
+
+    The input was dropped and never reached the reducer; nothing changed.
+    There is one instance, :data:`STALE`: test with ``result is corelogic.STALE``
+    or ``if result.stale:``. It is falsy, so ``if not result:`` also reads as
+    "was dropped" (a :class:`Batch` is always truthy).
+    """
+
+    __slots__ = ()
+    stale = True
+    #: The C status code, ``CORELOGIC_STALE``.
+    status = 1
+
+    _instance: Optional["Stale"] = None
+
+    def __new__(cls) -> "Stale":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "corelogic.STALE"
+
+    def __reduce__(self) -> str:
+        return "STALE"
+
+
+#: Returned by :meth:`System.deliver` and :meth:`System.complete` for an effect
+#: that is not running (cancelled, completed, or never started).
+STALE = Stale()
+
+
+# A NULL function pointer: what removes a handler.
+_NO_CALLBACK = CALLBACK()
+
+CommandHandler = Callable[[Command], None]
+StateHandler = Callable[[JSONValue], None]
+
+
+class System:
+    """One running instance of a feature, owned through a library handle.
+
+    Use it as a context manager, or call :meth:`close`; a system that is
+    garbage-collected is freed too. Every method may be called from any thread;
+    the library serializes the calls. After :meth:`close`, every method raises
+    :class:`~corelogic.HandleError`.
+
+    Args:
+        feature: the feature's name, e.g. ``"search"`` (see :func:`corelogic.features`).
+        state: the initial state as a ``dict`` or as JSON ``bytes``;
+            ``None`` for the feature's own initial state.
+        library: a :class:`~corelogic.Library` or a path to ``libcorelogic``;
+            ``None`` searches the usual places (see :func:`corelogic.load_library`).
+
+    Raises:
+        NotFoundError: unknown feature.
+        JSONError, SchemaError: ``state`` is not valid JSON / not this feature's state.
+
+    Attributes:
+        initial_batch: the creation :class:`Batch`: the initial state, and the
+            effects it asks for (started at once; SPEC §3).
+    """
+
+    def __init__(
+        self,
+        feature: str,
+        state: Optional[Union[Dict[str, Any], bytes]] = None,
+        *,
+        library: Optional[Union[Library, PathLike]] = None,
+    ) -> None:
+        self._handle = 0
+        self._lock = threading.Lock()
+        # Every ctypes callback ever registered lives as long as this object:
+        # the library may be inside one (even one being replaced) at any time.
+        self._callbacks: List[Any] = []
+        self._command_handler: Optional[CommandHandler] = None
+        self._state_handler: Optional[StateHandler] = None
+        lib = library if isinstance(library, Library) else load_library(library)
+        self._lib = lib
+        self._free_fn = lib.corelogic_system_free
+        self._send_fn = lib.corelogic_system_send
+        self._deliver_fn = lib.corelogic_system_deliver
+        self._complete_fn = lib.corelogic_system_complete
+        self._free_string = lib.corelogic_free
+        self._feature = feature
+        name = _encode_name(feature, "feature")
+        state_json = None if state is None else encode_json(state, "state")
+        handle = ctypes.c_uint64(0)
+        out = ctypes.c_void_p()
+        status = lib.corelogic_system_new(name, state_json, ctypes.byref(handle), ctypes.byref(out))
+        if status:
+            raise lib.error(status)
+        self._handle = handle.value
+        self.initial_batch: Batch = _batch(lib.take(out.value))
+
+    # -- identity -----------------------------------------------------------
+
+    @property
+    def feature(self) -> str:
+        """The feature's name."""
+        return self._feature
+
+    @property
+    def library(self) -> Library:
+        """The :class:`~corelogic.Library` this system runs in."""
+        return self._lib
+
+    @property
+    def closed(self) -> bool:
+        """``True`` once :meth:`close` has run."""
+        return self._handle == 0
+
+    def __repr__(self) -> str:
+        status = "closed" if self._handle == 0 else f"handle={self._handle}"
+        return f"<corelogic.System {self._feature!r} {status}>"
+
+    # -- inputs -------------------------------------------------------------
+
+    def send(self, event: Event) -> Batch:
+        """Send an event from the host; return the :class:`Batch` of the steps
+        this call drained.
+
+        ``event`` is a case name (``"increment"``), a JSON-serializable object
+        (``{"queryChanged": {"text": "swift"}}``) or JSON ``bytes``.
+
+        Raises:
+            JSONError, SchemaError: not valid JSON / not one of this feature's events.
+            HandleError: the system is closed.
+            ArgumentError: the event cannot be encoded.
+        """
+        if event.__class__ is str:
+            data = _STR_EVENTS.get(event)
+            if data is None:
+                data = _encode_event(event)
+        else:
+            data = _encode_event(event)
+        try:
+            out, ref, view = _tls.slot
+        except AttributeError:
+            out, ref, view = _new_slot()
+        status = self._send_fn(self._handle, data, ref)
+        if status:
+            raise self._error(status)
+        raw = view.value
+        if raw is None:
+            return _batch(b"")
+        self._free_string(out.value)
+        value = _scan(raw.decode("utf-8"), 0)[0]
+        return Batch(value["state"], value["effects"], value["steps"])
+
+    def deliver(self, effect_id: int, event: Event) -> Union[Batch, Stale]:
+        """Deliver an event produced by the running effect ``effect_id``.
+
+        Returns the :class:`Batch`, or :data:`STALE` if that effect is not
+        running (cancelled, completed or never started): the event was dropped.
+        """
+        if event.__class__ is str:
+            data = _STR_EVENTS.get(event)
+            if data is None:
+                data = _encode_event(event)
+        else:
+            data = _encode_event(event)
+        return self._run(self._deliver_fn, _effect_id(effect_id), data)
+
+    def complete(self, effect_id: int) -> Union[Batch, Stale]:
+        """Report that effect ``effect_id`` has finished and will produce no
+        more events. Returns the :class:`Batch`, or :data:`STALE` if that
+        effect is not running."""
+        return self._run(self._complete_fn, _effect_id(effect_id))
+
+    def _input_without_batch(self, function: Any, *args: Any) -> bool:
+        """Run deliver/complete without asking for a batch (runners use the
+        push handlers instead); return False if the input was stale."""
+        status = function(self._handle, *args, None)
+        if status:
+            if status == 1:
+                return False
+            raise self._error(status)
+        return True
+
+    def _run(self, function: Any, *args: Any) -> Union[Batch, Stale]:
+        try:
+            out, ref, view = _tls.slot
+        except AttributeError:
+            out, ref, view = _new_slot()
+        status = function(self._handle, *args, ref)
+        if status:
+            if status == 1:
+                return STALE
+            raise self._error(status)
+        raw = view.value
+        if raw is None:
+            return _batch(b"")
+        self._free_string(out.value)
+        return _batch(raw)
+
+    # -- reading ------------------------------------------------------------
+
+    @property
+    def state(self) -> JSONValue:
+        """The current state (a fresh ``dict`` on every read)."""
+        return self._read(self._lib.corelogic_system_state)
+
+    @property
+    def state_json(self) -> bytes:
+        """The current state as the library's compact JSON (UTF-8 bytes): what
+        to store, compare byte for byte, or pass back as ``state=``."""
+        out = ctypes.c_void_p()
+        status = self._lib.corelogic_system_state(self._handle, ctypes.byref(out))
+        if status:
+            raise self._error(status)
+        return self._lib.take(out.value)
+
+    def query(self, name: str) -> JSONValue:
+        """Evaluate the state query ``name`` (e.g. ``"isLoadingNextPage"``) on
+        the current state. Raises :class:`~corelogic.NotFoundError` for an
+        unknown name."""
+        return self._read(self._lib.corelogic_system_query, _encode_name(name, "query name"))
+
+    @property
+    def effects(self) -> List[Dict[str, Any]]:
+        """The effects running now, oldest first:
+        ``[{"id": 1, "feedback": "loadPage", "request": {...}}]``."""
+        return self._read(self._lib.corelogic_system_effects)  # type: ignore[no-any-return]
+
+    def _read(self, function: Any, *args: Any) -> JSONValue:
+        out = ctypes.c_void_p()
+        status = function(self._handle, *args, ctypes.byref(out))
+        if status:
+            raise self._error(status)
+        return _parse(self._lib.take(out.value))
+
+    # -- push handlers ------------------------------------------------------
+
+    def on_command(self, handler: Optional[CommandHandler]) -> None:
+        """Register ``handler(command)`` to receive each effect command as it is
+        produced; ``None`` removes it. One handler per system.
+
+        The handler runs synchronously on the thread whose call produced the
+        command, while the system is being drained. It may call this system
+        (``deliver`` an answer at once, for instance): such a call is queued,
+        returns at once (its batch is empty) and is processed before the outer
+        call returns. It must not block waiting for another thread's call into
+        the same system: that would deadlock. An exception it raises is logged
+        on the ``corelogic`` logger and otherwise ignored.
+        """
+        self._register(self._lib.corelogic_system_on_command, handler, "command")
+        self._command_handler = handler
+
+    def on_state(self, handler: Optional[StateHandler]) -> None:
+        """Register ``handler(state)`` to receive each new state; ``None``
+        removes it. The same rules as :meth:`on_command` apply."""
+        self._register(self._lib.corelogic_system_on_state, handler, "state")
+        self._state_handler = handler
+
+    def _register(self, function: Any, handler: Optional[Callable[[Any], None]], what: str) -> None:
+        if handler is None:
+            callback = _NO_CALLBACK
+        else:
+            if not callable(handler):
+                raise ArgumentError(f"{what} handler must be callable or None")
+            callback = CALLBACK(_trampoline(handler, what))
+            self._callbacks.append(callback)
+        status = function(self._handle, callback, None)
+        if status:
+            raise self._error(status)
+
+    # -- lifetime -----------------------------------------------------------
+
+    def close(self) -> None:
+        """Free the system. Idempotent: closing twice does nothing. Afterwards
+        every method raises :class:`~corelogic.HandleError`."""
+        with self._lock:
+            handle, self._handle = self._handle, 0
+        if handle:
+            self._free_fn(handle)
+
+    def __enter__(self) -> "System":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        handle = getattr(self, "_handle", 0)
+        if handle:
+            self._handle = 0
+            try:
+                self._free_fn(handle)
+            except Exception:  # interpreter shutdown: nothing left to free into
+                pass
+
+    def _error(self, status: int) -> CorelogicError:
+        message = self._lib.last_error()
+        if status == ERR_HANDLE and self._handle == 0:
+            return HandleError(f"the {self._feature!r} system is closed ({message})", status)
+        return error_for_status(status, message)
+
+
+def _effect_id(effect_id: Any) -> int:
+    if type(effect_id) is not int:
+        if isinstance(effect_id, bool) or not isinstance(effect_id, int):
+            raise ArgumentError(f"effect id must be an int, not {type(effect_id).__name__}")
+        effect_id = int(effect_id)
+    if not 0 <= effect_id <= _MAX_U64:
+        raise ArgumentError(f"effect id {effect_id} is not an unsigned 64-bit integer")
+    return effect_id  # type: ignore[no-any-return]
+
+
+def _trampoline(handler: Callable[[Any], None], what: str) -> Callable[[Any, Optional[bytes]], None]:
+    def call(_context: Any, raw: Optional[bytes]) -> None:
+        # A call the handler makes into the library gets its own out-parameter,
+        # so the outer call's one is never touched.
+        saved = getattr(_tls, "slot", None)
+        _new_slot()
+        try:
+            handler(_parse(raw) if raw is not None else None)
+        except BaseException:  # never let an exception unwind through C
+            log.exception("corelogic %s handler %r raised", what, handler)
+        finally:
+            if saved is not None:
+                _tls.slot = saved
+
+    return call

@@ -1,0 +1,46 @@
+"""Run the tests against the source tree, without installing the package.
+
+The library is found the way users find it (``CORELOGIC_LIBRARY``, then the
+repository's ``.build/release``); build it first with ``make``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+REPOSITORY = PACKAGE_ROOT.parents[1]
+sys.path.insert(0, str(PACKAGE_ROOT))
+sys.path.insert(0, str(REPOSITORY / "examples" / "python"))
+
+import corelogic  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def library() -> corelogic.Library:
+    """The loaded library; every test that needs it fails loudly without it."""
+    return corelogic.load_library()
+
+
+@pytest.fixture
+def counter(library: corelogic.Library):
+    with corelogic.System("counter", library=library) as system:
+        yield system
+
+
+@pytest.fixture
+def search(library: corelogic.Library):
+    with corelogic.System("search", library=library) as system:
+        yield system
+
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The golden runners' common last line (docs/golden-files.md)."""
+    golden = sys.modules.get("test_golden")
+    if golden is not None and any(golden.RESULTS.values()):
+        results = golden.RESULTS
+        terminalreporter.write_line(f"golden (python): {results['passed']} passed, {results['failed']} failed")

@@ -1,0 +1,162 @@
+"""Every golden file (Tests/golden, docs/golden-files.md) through the binding.
+
+The Swift engine in-process and the C runner run the same files: the three
+hosts must agree. A difference is reported as
+``FAIL <file>: step <n> (<action>): <path>: expected …, got …``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, List, Optional
+
+import pytest
+
+import corelogic
+from conftest import REPOSITORY
+
+GOLDEN = REPOSITORY / "Tests" / "golden"
+FILES = sorted(path for path in GOLDEN.glob("*/*.json"))
+
+# Filled as the files run; conftest prints the summary line.
+RESULTS = {"passed": 0, "failed": 0}
+
+
+def difference(expected: Any, actual: Any, path: str = "$") -> Optional[str]:
+    """The first difference, semantically: objects by key, numbers by value,
+    booleans never equal to numbers."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in expected.keys() | actual.keys():
+            if key not in actual:
+                return f"{path}.{key}: expected {json.dumps(expected[key])}, got nothing"
+            if key not in expected:
+                return f"{path}.{key}: expected nothing, got {json.dumps(actual[key])}"
+            found = difference(expected[key], actual[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            return f"{path}: expected {len(expected)} elements, got {len(actual)}: {json.dumps(actual)}"
+        for index, (left, right) in enumerate(zip(expected, actual)):
+            found = difference(left, right, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    numbers = (int, float)
+    if (
+        isinstance(expected, numbers) and isinstance(actual, numbers)
+        and not isinstance(expected, bool) and not isinstance(actual, bool)
+    ):
+        return None if expected == actual else f"{path}: expected {expected}, got {actual}"
+    if type(expected) is type(actual) and expected == actual:
+        return None
+    return f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}"
+
+
+def status_of(exc: Optional[corelogic.CorelogicError], result: Any) -> str:
+    if exc is not None:
+        return "error:" + exc.status_name.replace("CORELOGIC_ERR_", "").lower()
+    return "stale" if result is corelogic.STALE else "ok"
+
+
+def run_file(path: Path, library: corelogic.Library) -> List[str]:
+    """Run one golden file; return its FAIL lines (none when it passes)."""
+    name = path.relative_to(GOLDEN)
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    failures: List[str] = []
+    initial = scenario.get("state")
+    with corelogic.System(scenario["feature"], initial, library=library) as system:
+        expect_initial = scenario.get("expectInitial", {})
+        for key in ("state", "effects"):
+            if key in expect_initial:
+                found = difference(expect_initial[key], getattr(system.initial_batch, key))
+                if found:
+                    failures.append(f"FAIL {name}: initial: {key} {found}")
+        for number, step in enumerate(scenario["steps"], start=1):
+            action = next(iter(step))
+            argument, expect = step[action], step["expect"]
+            before = system.state_json
+            exc: Optional[corelogic.CorelogicError] = None
+            result: Any = None
+            try:
+                if action == "send":
+                    result = system.send(argument)
+                elif action == "sendRaw":
+                    result = system.send(argument.encode("utf-8", "surrogatepass"))
+                elif action == "deliver":
+                    event = argument["raw"].encode("utf-8", "surrogatepass") if "raw" in argument else argument["event"]
+                    result = system.deliver(argument["effect"], event)
+                elif action == "complete":
+                    result = system.complete(argument["effect"])
+                elif action == "query":
+                    result = system.query(argument)
+                else:
+                    failures.append(f"FAIL {name}: step {number}: unknown action {action!r}")
+                    continue
+            except corelogic.CorelogicError as error:
+                exc = error
+            where = f"FAIL {name}: step {number} ({action})"
+            status = status_of(exc, result)
+            if status != expect["status"]:
+                detail = f": {exc.message}" if exc is not None else ""
+                failures.append(f"{where}: status: expected {expect['status']}, got {status}{detail}")
+                continue
+            if exc is not None and "error" in expect and expect["error"] not in exc.message:
+                failures.append(f"{where}: error: expected a message containing {expect['error']!r}, got {exc.message!r}")
+            if status != "ok":
+                # Whatever the file says: a stale or failing input changes nothing.
+                if system.state_json != before:
+                    failures.append(f"{where}: the state changed on a {status} step")
+                continue
+            if action == "query":
+                if "value" in expect:
+                    found = difference(expect["value"], result)
+                    if found:
+                        failures.append(f"{where}: value {found}")
+                continue
+            for key in ("state", "effects", "steps"):
+                if key in expect:
+                    found = difference(expect[key], getattr(result, key))
+                    if found:
+                        failures.append(f"{where}: {key} {found}")
+    return failures
+
+
+def test_there_are_golden_files_for_every_feature(library):
+    features = {feature["name"] for feature in corelogic.features(library)}
+    covered = {path.parent.name for path in FILES}
+    assert features <= covered, f"features without golden files: {sorted(features - covered)}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(path.relative_to(GOLDEN)) for path in FILES])
+def test_golden_file(path, library):
+    failures = run_file(path, library)
+    RESULTS["failed" if failures else "passed"] += 1
+    assert not failures, "\n".join(failures)
+
+
+def test_the_runner_reports_a_wrong_expectation(library, tmp_path):
+    # The runner itself must be able to fail: a file with a wrong count.
+    wrong = tmp_path / "counter" / "wrong.json"
+    wrong.parent.mkdir()
+    wrong.write_text(json.dumps({
+        "feature": "counter", "description": "wrong on purpose", "state": None,
+        "steps": [
+            {"send": "increment", "expect": {"status": "ok", "state": {"count": 2}}},
+            {"query": "isZero", "expect": {"status": "ok", "value": 0}},
+            {"deliver": {"effect": 1, "event": "increment"}, "expect": {"status": "ok"}},
+        ],
+    }))
+    global GOLDEN
+    saved, GOLDEN = GOLDEN, tmp_path
+    try:
+        failures = run_file(wrong, library)
+    finally:
+        GOLDEN = saved
+    assert failures == [
+        "FAIL counter/wrong.json: step 1 (send): state $.count: expected 2, got 1",
+        "FAIL counter/wrong.json: step 2 (query): value $: expected 0, got false",
+        "FAIL counter/wrong.json: step 3 (deliver): status: expected ok, got stale",
+    ]
