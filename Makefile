@@ -36,6 +36,24 @@ test-c: lib | $(C_OUT)
 	$(C_OUT)/abi_test
 	@sh Tests/c/check_exports.sh $(LIB) include/corelogic.h
 
+# ------------------------------------------------------------------------------
+# Persistence (docs/persistence.md): journal/snapshot/restore conformance, torn tails and
+# corruption, then the crash test (a journaling host killed with SIGKILL many times).
+# ------------------------------------------------------------------------------
+.PHONY: test-persistence
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-persistence
+
+CRASH_KILLS ?= 150
+
+test-persistence: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -pthread Tests/c/persistence_test.c -o $(C_OUT)/persistence_test $(C_LINK)
+	$(CHECKED) $(C_OUT)/persistence_test
+	$(CC) $(CFLAGS) -pthread Tests/c/crash_test.c -o $(C_OUT)/crash_test $(C_LINK)
+	$(C_OUT)/crash_test $(CRASH_KILLS)
+	@sh Tests/c/check_exports.sh $(LIB) include/corelogic.h
+
 golden-update:
 	CORELOGIC_GOLDEN_UPDATE=1 $(SWIFT) test --filter GoldenFileTests 2>&1 | grep -E '^(updated|  was:|NOT UPDATED|golden)'
 

@@ -13,6 +13,7 @@ let package = Package(
         .target(name: "CoreLogic"),
         .target(name: "CoreFFI", dependencies: ["CoreLogic"]),
         .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic"]),
+        .testTarget(name: "CoreFFITests", dependencies: ["CoreFFI", "CoreLogic"]),
         // Codec benchmark: the only code that imports Foundation, as the reference to beat.
         .executableTarget(name: "CodecBench", dependencies: ["CoreLogic"], path: "Benchmarks/CodecBench"),
     ],

@@ -227,6 +227,125 @@ int corelogic_system_on_command(corelogic_system system, corelogic_command_fn ha
 /* Sets the state handler (NULL removes it). Returns OK or ERR_HANDLE. */
 int corelogic_system_on_state(corelogic_system system, corelogic_state_fn handler, void *context);
 
+/* ------------------------------------------------------------------------------
+ * Persistence: journals, checkpoints, restore
+ *
+ * A system may write every input it accepts to a journal in a directory of its own,
+ * and a later process may restore it from there (SPEC.md section 7; the formats are in
+ * docs/persistence.md and readable with ordinary tools). Because effects derive from
+ * state, a restored system starts exactly the effects its state asks for.
+ *
+ * A journal directory holds:
+ *   snapshot.json                       the state at some journal position (atomic)
+ *   journal-<first seq, 20 digits>.jsonl inputs after the snapshot, one JSON line each
+ *   lock                                held (flock) while a journal is open on it
+ *
+ *  - What is journaled: every accepted input (send, deliver, complete), before the
+ *    call that made it returns OK. STALE inputs and inputs that fail (bad JSON, I/O
+ *    error) are never written. If a record cannot be written, the input is rejected
+ *    with CORELOGIC_ERR_IO and the system is unchanged.
+ *  - Process crash (SIGKILL, abort, power kept): an input acknowledged with OK is never
+ *    lost, in either durability mode: its record was handed to the kernel (write())
+ *    before OK. At most one input that was written but not yet acknowledged may also
+ *    be restored (the kill hit between the write and the return).
+ *  - OS crash or power failure: see the durability modes below.
+ *  - Effect ids after a restore never collide with ids the previous life handed out:
+ *    every record stores the system's next effect id ("next"); a restored system
+ *    starts at the highest recorded next plus the number of effects the restored state
+ *    asks for (the most the last recorded step can have started).
+ *  - Threads: like every call on a system, these are serialized with its other calls.
+ *    One directory is used by at most one open journal at a time (any process); a
+ *    second one gets CORELOGIC_ERR_IO.
+ * ---------------------------------------------------------------------------- */
+
+/* fsync (fdatasync) every record before the call returns: an input acknowledged with
+ * OK survives an OS crash or power failure too. The default; the safest and slowest. */
+#define CORELOGIC_DURABILITY_EVERY_INPUT 0
+/* fsync a record only when the last fsync is 100 ms old or more, and on checkpoint,
+ * corelogic_system_sync_journal(), corelogic_system_close_journal() and
+ * corelogic_system_free(). A process crash still loses nothing acknowledged; an OS crash
+ * or power failure may lose the inputs acknowledged since the last fsync (the last
+ * 100 ms of activity, or more if the system then went idle: call
+ * corelogic_system_sync_journal() at the end of a batch of work to bound it). What
+ * survives is always a prefix of the acknowledged inputs. */
+#define CORELOGIC_DURABILITY_INTERVAL 1
+
+/* Starts journaling `system` into `directory`, which is created (one level) if missing
+ * and must hold no snapshot and no journal yet (a new or empty directory: a fresh
+ * start). Writes a first checkpoint of the current state (so a system created from a
+ * state, or that already ran inputs, restores to where it is now), then journals every
+ * accepted input.
+ *
+ * durability: CORELOGIC_DURABILITY_EVERY_INPUT or CORELOGIC_DURABILITY_INTERVAL. A
+ *             restored system keeps the mode its journal was written with.
+ *
+ * Returns OK; ERR_ARG (directory NULL or empty, unknown durability, the system already
+ * has a journal, or the directory already holds a snapshot or journal: restore it
+ * instead); ERR_IO (cannot create, lock, write or fsync; another journal holds the
+ * directory); ERR_HANDLE. */
+int corelogic_system_open_journal(corelogic_system system, const char *directory, int durability);
+
+/* Writes a snapshot of the current state and starts a fresh journal segment, so a
+ * restore replays only what follows. In order: snapshot.json is replaced atomically
+ * (temporary file, fsync, rename, fsync of the directory) holding the feature name, its
+ * state version, the journal position and the next effect id; a new segment is created
+ * the same way; only then are the older segments removed. A crash at any point leaves a
+ * directory that restores to the same state. Also the way to make a journal usable
+ * again after an I/O error rejected an input.
+ * May be called from inside a handler of the system.
+ * Returns OK; ERR_ARG (the system has no journal); ERR_IO (the previous snapshot and
+ * journal stay valid; if the snapshot was written but the new segment could not be,
+ * inputs are rejected with ERR_IO until a checkpoint succeeds); ERR_HANDLE. */
+int corelogic_system_checkpoint(corelogic_system system);
+
+/* Forces the journal's written records to stable storage now (fsync). Useful in
+ * CORELOGIC_DURABILITY_INTERVAL mode at a batch boundary; cheap (nothing to do) in
+ * EVERY_INPUT mode.
+ * Returns OK; ERR_ARG (the system has no journal); ERR_IO; ERR_HANDLE. */
+int corelogic_system_sync_journal(corelogic_system system);
+
+/* Stops journaling: syncs pending records, closes the segment and releases the
+ * directory (another process may restore it). The directory stays restorable.
+ * corelogic_system_free() does the same for a system that still has a journal.
+ * Returns OK (also when the system has no journal) or ERR_HANDLE. */
+int corelogic_system_close_journal(corelogic_system system);
+
+/* Restores a system of `feature` from `directory`: reads the snapshot (if any; without
+ * one, the feature's initial state), replays the journaled inputs after it through the
+ * reducer (no effects run and no commands are produced during replay), then evaluates
+ * the feedbacks once: the creation batch starts exactly the effects the restored state
+ * asks for, with fresh ids (see above). The restored system journals on into the same
+ * directory with the same durability, starting with a checkpoint of the restored state.
+ *
+ * directory:  must exist (missing: ERR_IO). An empty directory restores the initial
+ *             state (and starts a journal there).
+ * out_system: receives the handle (required).
+ * out_report: may be NULL; else receives a JSON report:
+ *               {"snapshot":true,"migratedFrom":null,"seq":40,"replayed":12,
+ *                "firstEffectId":23,"durability":"every-input",
+ *                "tornTail":{"file":"dir/journal-...jsonl","offset":1234,"bytes":17}}
+ *             snapshot: whether a snapshot was read; migratedFrom: its older state
+ *             version when the feature's migration ran, else null; seq: the journal
+ *             position restored (inputs ever journaled); replayed: inputs replayed after
+ *             the snapshot; firstEffectId: the first id of the restored system;
+ *             tornTail: null, or the last record of the last segment when it was torn by
+ *             a crash mid-write (or fails its checksum): left out, reported here.
+ * out_batch:  may be NULL; else receives the creation batch {"state":...,"effects":
+ *             [{"start":...},...],"steps":0}.
+ *
+ * A snapshot written with an older state version goes through the feature's migration;
+ * without one, or with a newer version than this build reads, restore fails with
+ * ERR_CORRUPT naming both versions.
+ *
+ * Returns OK; ERR_ARG (feature, directory or out_system NULL); ERR_NOT_FOUND (unknown
+ * feature); ERR_IO (missing directory, unreadable file, another journal holds the
+ * directory, cannot write the new checkpoint); ERR_CORRUPT (a checksum mismatch, a
+ * malformed or out-of-sequence record, missing records, another feature's files, an
+ * event or state that no longer decodes, an impossible migration: the message names the
+ * file and line). Nothing is restored partially: on error no system is created. */
+int corelogic_system_restore(const char *feature, const char *directory, corelogic_system *out_system,
+                             char **out_report, char **out_batch);
+
 #ifdef __cplusplus
 }
 #endif

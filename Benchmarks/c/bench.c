@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <dirent.h>
 
 #define ROUNDS 9
 
@@ -82,6 +84,83 @@ static double search_cycles_per_second(corelogic_system s, int n) {
     return n / (now() - start);
 }
 
+/* (c) persistence: counter round trips without a journal, with fsync on every input and
+ * with interval durability, side by side, as ratios to the run without a journal. The
+ * journals live in a mkdtemp directory under /tmp (the disk /tmp is on decides the fsync
+ * cost). Interleaved rounds; medians. */
+static void remove_journal(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    char path[600];
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void bench_persistence(double scale) {
+    enum { JOURNAL_ROUNDS = 7 };
+    char root[] = "/tmp/corelogic-bench-XXXXXX";
+    if (!mkdtemp(root)) { perror("mkdtemp"); return; }
+    char every_dir[300], interval_dir[300];
+    snprintf(every_dir, sizeof every_dir, "%s/every-input", root);
+    snprintf(interval_dir, sizeof interval_dir, "%s/interval", root);
+    corelogic_system plain = 0, every = 0, interval = 0;
+    int rc;
+    if ((rc = corelogic_system_new("counter", NULL, &plain, NULL)) != CORELOGIC_OK) fail("counter new", rc);
+    if ((rc = corelogic_system_new("counter", NULL, &every, NULL)) != CORELOGIC_OK) fail("counter new", rc);
+    if ((rc = corelogic_system_new("counter", NULL, &interval, NULL)) != CORELOGIC_OK) fail("counter new", rc);
+    if ((rc = corelogic_system_open_journal(every, every_dir, CORELOGIC_DURABILITY_EVERY_INPUT)) != CORELOGIC_OK) fail("open_journal", rc);
+    if ((rc = corelogic_system_open_journal(interval, interval_dir, CORELOGIC_DURABILITY_INTERVAL)) != CORELOGIC_OK) fail("open_journal", rc);
+    int plain_n = (int)(300000 * scale), every_n = (int)(2000 * scale), interval_n = (int)(100000 * scale);
+    if (every_n < 50) every_n = 50;
+    double plain_r[JOURNAL_ROUNDS], every_r[JOURNAL_ROUNDS], interval_r[JOURNAL_ROUNDS], checkpoint_r[JOURNAL_ROUNDS];
+    for (int r = 0; r < JOURNAL_ROUNDS; r++) {
+        plain_r[r] = counter_round_trips_per_second(plain, plain_n);
+        every_r[r] = counter_round_trips_per_second(every, every_n);
+        interval_r[r] = counter_round_trips_per_second(interval, interval_n);
+        /* Checkpoints keep each round's segment short; their cost is reported on its own. */
+        double start = now();
+        if ((rc = corelogic_system_checkpoint(every)) != CORELOGIC_OK) fail("checkpoint", rc);
+        checkpoint_r[r] = now() - start;
+        if ((rc = corelogic_system_checkpoint(interval)) != CORELOGIC_OK) fail("checkpoint", rc);
+    }
+    double plain_m = median(plain_r, JOURNAL_ROUNDS), every_m = median(every_r, JOURNAL_ROUNDS);
+    double interval_m = median(interval_r, JOURNAL_ROUNDS), checkpoint_m = median(checkpoint_r, JOURNAL_ROUNDS);
+
+    /* Restore: a journal of interval_n inputs after its snapshot, replayed. */
+    corelogic_system replay = 0;
+    char replay_dir[300];
+    snprintf(replay_dir, sizeof replay_dir, "%s/replay", root);
+    if ((rc = corelogic_system_new("counter", NULL, &replay, NULL)) != CORELOGIC_OK) fail("counter new", rc);
+    if ((rc = corelogic_system_open_journal(replay, replay_dir, CORELOGIC_DURABILITY_INTERVAL)) != CORELOGIC_OK) fail("open_journal", rc);
+    (void)counter_round_trips_per_second(replay, interval_n);
+    corelogic_system_free(replay);
+    double start = now();
+    if ((rc = corelogic_system_restore("counter", replay_dir, &replay, NULL, NULL)) != CORELOGIC_OK) fail("restore", rc);
+    double restore_s = now() - start;
+    corelogic_system_free(replay);
+
+    printf("\n%-44s %14s %12s %10s\n", "persistence (median of 7 rounds)", "per second", "ns each", "vs none");
+    printf("%-44s %14.0f %12.1f %9.2fx\n", "counter round trip, no journal", plain_m, 1e9 / plain_m, 1.0);
+    printf("%-44s %14.0f %12.1f %9.4fx\n", "counter round trip, journal fsync every input", every_m, 1e9 / every_m, every_m / plain_m);
+    printf("%-44s %14.0f %12.1f %9.2fx\n", "counter round trip, journal interval fsync", interval_m, 1e9 / interval_m, interval_m / plain_m);
+    printf("checkpoint (snapshot + fresh segment, 5 fsyncs): %.2f ms; restore replaying %d inputs: %.1f ms (%.0f inputs/s)\n",
+           checkpoint_m * 1e3, interval_n, restore_s * 1e3, interval_n / restore_s);
+    printf("journal directory %s (removed); fsync cost depends on that file system\n", root);
+    corelogic_system_free(plain);
+    corelogic_system_free(every);
+    corelogic_system_free(interval);
+    remove_journal(every_dir);
+    remove_journal(interval_dir);
+    remove_journal(replay_dir);
+    rmdir(root);
+}
+
 int main(int argc, char **argv) {
     double scale = argc > 1 ? atof(argv[1]) : 1.0;
     int noop_n = (int)(5000000 * scale), counter_n = (int)(300000 * scale), search_n = (int)(30000 * scale);
@@ -108,5 +187,6 @@ int main(int argc, char **argv) {
     printf("counter round trip costs %.1f no-op ABI calls\n", noop_m / counter_m);
     corelogic_system_free(c);
     corelogic_system_free(s);
+    bench_persistence(scale);
     return 0;
 }

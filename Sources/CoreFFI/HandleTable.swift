@@ -8,6 +8,10 @@ import CoreLogic
 /// A system owned by a host handle, with the host's handler pointers.
 final class SystemBox {
     let system: JSONSystem
+    /// The journal the system writes to, if any (docs/persistence.md). Read and written
+    /// only while the system is held exclusively; released (synced, closed, unlocked)
+    /// with the box.
+    var journal: Journal?
     init(_ system: JSONSystem) { self.system = system }
 }
 

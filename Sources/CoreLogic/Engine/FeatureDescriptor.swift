@@ -9,6 +9,7 @@ public struct FeatureDescriptor {
     public let queries: [String]
     public let stateVersion: Int
     private let make: (_ state: UnsafeRawBufferPointer?, _ inputs: [InputRecord], _ firstEffectID: UInt64) throws -> JSONSystem
+    private let migration: (_ state: JSONValue, _ version: Int) throws -> JSONValue
 
     public init<F: Feature>(_ feature: F.Type) {
         name = F.name
@@ -19,12 +20,17 @@ public struct FeatureDescriptor {
         let payloadless = PayloadlessEvents<F.Event>()
         make = { state, inputs, firstEffectID in
             var current = try state.map { try JSONFeatureSystem<F>.decodeState($0) } ?? F.initialState
-            for input in inputs where input.kind != .complete {
-                let event = try input.event.withUnsafeBytes { try JSONFeatureSystem<F>.decodeEvent($0) }
-                F.reduce(&current, event)
+            for (index, input) in inputs.enumerated() where input.kind != .complete {
+                do {
+                    let event = try input.event.withUnsafeBytes { try JSONFeatureSystem<F>.decodeEvent($0) }
+                    F.reduce(&current, event)
+                } catch {
+                    throw InputReplayError(index: index, underlying: error)
+                }
             }
             return JSONSystem(JSONFeatureSystem<F>(System<F>(state: current, firstEffectID: firstEffectID), payloadless: payloadless))
         }
+        migration = { state, version in try F.migrate(state, from: version) }
     }
 
     /// Creates a system from a state's JSON (nil: the initial state).
@@ -41,6 +47,12 @@ public struct FeatureDescriptor {
         try make(state, inputs, firstEffectID)
     }
 
+    /// Turns a state written by the older state schema `version` into the current shape
+    /// with the feature's ``Feature/migrate(_:from:)``; throws if it has none.
+    public func migrateState(_ state: JSONValue, from version: Int) throws -> JSONValue {
+        try migration(state, version)
+    }
+
     /// The description hosts get from `corelogic_features`.
     public var jsonValue: JSONValue {
         .object([
@@ -55,6 +67,13 @@ public struct FeatureDescriptor {
     }
 }
 
+/// Thrown by ``FeatureDescriptor/restoreSystem(state:inputs:firstEffectID:)`` when the
+/// input at `index` cannot be decoded, so the caller can name the journal record.
+public struct InputReplayError: Error {
+    public var index: Int
+    public var underlying: Error
+}
+
 /// One accepted input as JSON, in the form the journal stores and replays.
 public struct InputRecord {
     public enum Kind: String, Sendable {
@@ -65,4 +84,10 @@ public struct InputRecord {
     public var effect: UInt64?
     /// The event in canonical compact JSON; empty for `complete`.
     public var event: [UInt8]
+
+    public init(kind: Kind, effect: UInt64?, event: [UInt8]) {
+        self.kind = kind
+        self.effect = effect
+        self.event = event
+    }
 }

@@ -26,6 +26,7 @@ public final class JSONSystem {
     private let inputHook: (((InputRecord) throws -> Void)?) -> Void
     private let effectID: () -> UInt64
     private let stop: () -> Void
+    private let exclusive: (() throws -> Void) throws -> Void
 
     init<F: Feature>(_ typed: JSONFeatureSystem<F>) {
         featureName = F.name
@@ -41,6 +42,7 @@ public final class JSONSystem {
         inputHook = { typed.setInputHook($0) }
         effectID = { typed.nextEffectID }
         stop = { typed.close() }
+        exclusive = { body in try typed.withExclusiveAccess(body) }
     }
 
     /// Appends the creation batch (`steps` is 0): the effects the first state asks for.
@@ -87,6 +89,15 @@ public final class JSONSystem {
 
     /// Stops the system (see ``System/close()``).
     public func close() { stop() }
+
+    /// Runs `body` with no step running meanwhile (see ``System/withExclusiveAccess(_:)``);
+    /// checkpoints use it to read state, next effect id and journal position at one point.
+    public func withExclusiveAccess<R>(_ body: () throws -> R) throws -> R {
+        var result: R?
+        try exclusive { result = try body() }
+        guard let result else { throw CoreLogicError(.arg, "\(featureName): exclusive access produced no result") }
+        return result
+    }
 }
 
 final class JSONFeatureSystem<F: Feature> {
@@ -261,6 +272,8 @@ final class JSONFeatureSystem<F: Feature> {
     }
 
     func close() { system.close() }
+
+    func withExclusiveAccess(_ body: () throws -> Void) throws { try system.withExclusiveAccess(body) }
 
     private static func callWithCString(_ bytes: inout [UInt8], _ body: (UnsafePointer<CChar>) -> Void) {
         bytes.append(0)

@@ -109,6 +109,15 @@ public final class System<F: Feature> {
         }
     }
 
+    /// Runs `body` while holding the system's lock: no step runs meanwhile, so what `body`
+    /// reads (state, next effect id) and writes (a snapshot) is one consistent point of the
+    /// input history. Reentrant: allowed from inside a handler on the draining thread.
+    public func withExclusiveAccess<R>(_ body: () throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
     /// Whether `id` names a running effect.
     public func isRunning(_ id: UInt64) -> Bool { lock.withLock { ledger.running[id] != nil } }
 

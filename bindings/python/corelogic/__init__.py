@@ -32,7 +32,7 @@ from .errors import (
     StorageError,
 )
 from .runners import AsyncRunner, CancellationToken, ThreadRunner
-from .system import STALE, Batch, Command, Event, Stale, System
+from .system import DURABILITY_EVERY_INPUT, DURABILITY_INTERVAL, STALE, Batch, Command, Event, Stale, System
 
 __all__ = [
     "ABI_VERSION",
@@ -44,6 +44,8 @@ __all__ = [
     "Command",
     "CorelogicError",
     "CorruptError",
+    "DURABILITY_EVERY_INPUT",
+    "DURABILITY_INTERVAL",
     "Event",
     "HandleError",
     "JSONError",

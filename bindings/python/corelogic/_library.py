@@ -59,6 +59,11 @@ _PROTOTYPES: Dict[str, Any] = {
     "corelogic_system_effects": (_int, [_u64, _out]),
     "corelogic_system_on_command": (_int, [_u64, CALLBACK, ctypes.c_void_p]),
     "corelogic_system_on_state": (_int, [_u64, CALLBACK, ctypes.c_void_p]),
+    "corelogic_system_open_journal": (_int, [_u64, _str, _int]),
+    "corelogic_system_checkpoint": (_int, [_u64]),
+    "corelogic_system_sync_journal": (_int, [_u64]),
+    "corelogic_system_close_journal": (_int, [_u64]),
+    "corelogic_system_restore": (_int, [_str, _str, ctypes.POINTER(_u64), _out, _out]),
 }
 
 
@@ -89,6 +94,11 @@ class Library:
     corelogic_system_effects: Any
     corelogic_system_on_command: Any
     corelogic_system_on_state: Any
+    corelogic_system_open_journal: Any
+    corelogic_system_checkpoint: Any
+    corelogic_system_sync_journal: Any
+    corelogic_system_close_journal: Any
+    corelogic_system_restore: Any
 
     def __init__(self, path: PathLike, *, abi_version: int = ABI_VERSION) -> None:
         self.path = os.fspath(path)

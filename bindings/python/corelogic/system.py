@@ -12,13 +12,24 @@ from __future__ import annotations
 import ctypes
 import json
 import logging
+import os
 import threading
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from ._library import CALLBACK, Library, PathLike, load_library
 from .errors import ERR_HANDLE, ArgumentError, CorelogicError, HandleError, error_for_status
 
-__all__ = ["Batch", "Stale", "STALE", "System", "Event", "Command", "JSONValue"]
+__all__ = [
+    "Batch",
+    "Stale",
+    "STALE",
+    "System",
+    "Event",
+    "Command",
+    "JSONValue",
+    "DURABILITY_EVERY_INPUT",
+    "DURABILITY_INTERVAL",
+]
 
 log = logging.getLogger("corelogic")
 
@@ -32,6 +43,12 @@ Event = Union[str, Dict[str, Any], bytes]
 Command = Dict[str, Any]
 
 _MAX_U64 = (1 << 64) - 1
+
+#: :meth:`System.open_journal`: fsync every input before its call returns (default).
+DURABILITY_EVERY_INPUT = 0
+#: :meth:`System.open_journal`: fsync at most every 100 ms, and on checkpoint,
+#: sync and close. A process crash still loses nothing acknowledged.
+DURABILITY_INTERVAL = 1
 
 # The C scanner behind json.loads, called directly: the library's output is
 # always exactly one compact JSON value, so the checks json.loads adds around
@@ -228,6 +245,19 @@ class System:
         *,
         library: Optional[Union[Library, PathLike]] = None,
     ) -> None:
+        lib = self._bind(feature, library)
+        name = _encode_name(feature, "feature")
+        state_json = None if state is None else encode_json(state, "state")
+        handle = ctypes.c_uint64(0)
+        out = ctypes.c_void_p()
+        status = lib.corelogic_system_new(name, state_json, ctypes.byref(handle), ctypes.byref(out))
+        if status:
+            raise lib.error(status)
+        self._handle = handle.value
+        self.initial_batch: Batch = _batch(lib.take(out.value))
+
+    def _bind(self, feature: str, library: Optional[Union[Library, PathLike]]) -> Library:
+        """Set up everything but the handle (shared by ``__init__`` and :meth:`restore`)."""
         self._handle = 0
         self._lock = threading.Lock()
         # Every ctypes callback ever registered lives as long as this object:
@@ -243,15 +273,9 @@ class System:
         self._complete_fn = lib.corelogic_system_complete
         self._free_string = lib.corelogic_free
         self._feature = feature
-        name = _encode_name(feature, "feature")
-        state_json = None if state is None else encode_json(state, "state")
-        handle = ctypes.c_uint64(0)
-        out = ctypes.c_void_p()
-        status = lib.corelogic_system_new(name, state_json, ctypes.byref(handle), ctypes.byref(out))
-        if status:
-            raise lib.error(status)
-        self._handle = handle.value
-        self.initial_batch: Batch = _batch(lib.take(out.value))
+        #: The report of :meth:`restore` (``None`` for a system made with ``System(...)``).
+        self.restore_report: Optional[Dict[str, Any]] = None
+        return lib
 
     # -- identity -----------------------------------------------------------
 
@@ -425,6 +449,121 @@ class System:
         if status:
             raise self._error(status)
 
+    # -- persistence (docs/persistence.md) ------------------------------------
+
+    @classmethod
+    def restore(
+        cls,
+        feature: str,
+        path: PathLike,
+        *,
+        library: Optional[Union[Library, PathLike]] = None,
+    ) -> "System":
+        """Open ``feature`` from the journal directory ``path``.
+
+        The snapshot is read (without one: the feature's initial state), the
+        inputs journaled after it are replayed through the reducer (no effects
+        run), then the feedbacks are evaluated once: the new system's
+        :attr:`initial_batch` starts exactly the effects the restored state asks
+        for, with ids the previous life never used. The system keeps journaling
+        into ``path`` with the durability the journal was written with.
+
+        An empty directory restores the initial state (and starts a journal in
+        it). A torn last record (a crash in the middle of writing it) is left
+        out and reported in :attr:`restore_report`::
+
+            {"snapshot": True, "migratedFrom": None, "seq": 40, "replayed": 12,
+             "firstEffectId": 23, "durability": "every-input",
+             "tornTail": None}  # or {"file": ..., "offset": ..., "bytes": ...}
+
+        Raises:
+            NotFoundError: unknown feature.
+            StorageError: ``path`` does not exist or cannot be read or written,
+                or another open journal (in any process) holds it.
+            CorruptError: a damaged or inconsistent snapshot or journal, or a
+                state version this build cannot read; the message names the
+                file and line.
+        """
+        system = cls.__new__(cls)
+        lib = system._bind(feature, library)
+        name = _encode_name(feature, "feature")
+        directory = _encode_path(path)
+        handle = ctypes.c_uint64(0)
+        report = ctypes.c_void_p()
+        batch = ctypes.c_void_p()
+        status = lib.corelogic_system_restore(
+            name, directory, ctypes.byref(handle), ctypes.byref(report), ctypes.byref(batch)
+        )
+        if status:
+            raise lib.error(status)
+        system._handle = handle.value
+        system.restore_report = json.loads(lib.take(report.value))
+        system.initial_batch = _batch(lib.take(batch.value))
+        return system
+
+    def open_journal(self, path: PathLike, durability: int = DURABILITY_EVERY_INPUT) -> None:
+        """Journal every input this system accepts into the directory ``path``.
+
+        ``path`` is created (one level) if missing and must not hold a journal
+        yet (use :meth:`restore` for that). A first checkpoint of the current
+        state is written at once. From then on each accepted input is written
+        before the call that made it returns; stale and failing inputs never are.
+
+        Args:
+            durability: :data:`DURABILITY_EVERY_INPUT` (the default: each input
+                is fsync'd before its call returns and survives power loss) or
+                :data:`DURABILITY_INTERVAL` (fsync at most every 100 ms and on
+                :meth:`checkpoint`, :meth:`sync_journal`, :meth:`close_journal`
+                and :meth:`close`). A process crash never loses an acknowledged
+                input in either mode; with ``INTERVAL`` an OS crash or power loss
+                may lose the inputs since the last fsync.
+
+        Raises:
+            ArgumentError: unknown durability, a journal is already open, or
+                ``path`` already holds a journal.
+            StorageError: ``path`` cannot be created, locked or written, or
+                another open journal holds it.
+        """
+        if isinstance(durability, bool) or not isinstance(durability, int):
+            raise ArgumentError(f"durability must be an int, not {type(durability).__name__}")
+        status = self._lib.corelogic_system_open_journal(self._handle, _encode_path(path), durability)
+        if status:
+            raise self._error(status)
+
+    def checkpoint(self) -> None:
+        """Write a snapshot of the current state and start a fresh journal
+        segment, so a restore replays only what follows; older segments are
+        removed once the snapshot is durable. A crash at any point leaves a
+        journal that restores to the same state.
+
+        Raises:
+            ArgumentError: the system has no journal.
+            StorageError: the snapshot or the new segment cannot be written.
+        """
+        status = self._lib.corelogic_system_checkpoint(self._handle)
+        if status:
+            raise self._error(status)
+
+    def sync_journal(self) -> None:
+        """Force the journal's records to stable storage now: with
+        :data:`DURABILITY_INTERVAL`, call it at the end of a batch of work.
+
+        Raises:
+            ArgumentError: the system has no journal.
+            StorageError: fsync failed.
+        """
+        status = self._lib.corelogic_system_sync_journal(self._handle)
+        if status:
+            raise self._error(status)
+
+    def close_journal(self) -> None:
+        """Stop journaling: sync, close and release the directory, which stays
+        restorable. Does nothing when no journal is open; :meth:`close` does the
+        same."""
+        status = self._lib.corelogic_system_close_journal(self._handle)
+        if status:
+            raise self._error(status)
+
     # -- lifetime -----------------------------------------------------------
 
     def close(self) -> None:
@@ -455,6 +594,16 @@ class System:
         if status == ERR_HANDLE and self._handle == 0:
             return HandleError(f"the {self._feature!r} system is closed ({message})", status)
         return error_for_status(status, message)
+
+
+def _encode_path(path: Any) -> bytes:
+    try:
+        data = os.fsencode(path)
+    except TypeError as exc:
+        raise ArgumentError(f"path must be a str or os.PathLike, not {type(path).__name__}") from exc
+    if b"\0" in data:
+        raise ArgumentError("path contains a NUL character")
+    return data
 
 
 def _effect_id(effect_id: Any) -> int:

@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CoreLogic
+
+/// The journal of one system: appends every accepted input to the current segment
+/// before the input is applied, and writes checkpoints (snapshot + fresh segment).
+///
+/// Not locked itself: every method runs while the system is held exclusively (the input
+/// hook runs inside the system's step lock; the exports wrap the rest in
+/// ``JSONSystem/withExclusiveAccess(_:)``), so one system's journal is never used by two
+/// threads at once. The directory's `lock` file is held (flock) while the journal is
+/// open, so two journals never write one directory.
+final class Journal {
+    /// In `interval` mode, an append fsyncs when the last fsync is older than this.
+    static let syncInterval = 0.1
+
+    let directory: String
+    let feature: String
+    let stateVersion: Int
+    let durability: Durability
+    /// The seq of the last record written (or covered by the snapshot).
+    private(set) var seq: UInt64
+
+    private var lockFD: Int32
+    private var segmentFD: Int32 = -1
+    private var segmentPath = ""
+    private var segmentSize: off_t = 0
+    private var lastSync = 0.0
+    private var unsynced = false
+    /// Set when the segment may no longer match what was acknowledged; every append
+    /// fails until a checkpoint writes a fresh snapshot and segment.
+    private var failure: String?
+    private var line: [UInt8] = []
+
+    /// Opens `directory/lock` and takes it; fails if another journal holds it.
+    static func lockDirectory(_ directory: String) throws -> Int32 {
+        let path = FileSystem.join(directory, JournalFormat.lockName)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 { throw FileSystem.ioError("cannot open", path) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            closeDescriptor(fd)
+            if code == EWOULDBLOCK {
+                throw CoreLogicError(.io, "\(directory) is in use: another open journal holds \(path)")
+            }
+            throw FileSystem.ioError("cannot lock", path, code)
+        }
+        return fd
+    }
+
+    /// A journal over a locked directory whose history ends at `seq`. Call
+    /// ``checkpoint(_:)`` before the first append: it writes the snapshot and segment.
+    init(directory: String, feature: String, stateVersion: Int, durability: Durability, lockFD: Int32, seq: UInt64) {
+        self.directory = directory
+        self.feature = feature
+        self.stateVersion = stateVersion
+        self.durability = durability
+        self.lockFD = lockFD
+        self.seq = seq
+        line.reserveCapacity(256)
+    }
+
+    deinit { close() }
+
+    /// Appends one accepted input; throws `.io` (and writes nothing) if it cannot be
+    /// made as durable as the journal's mode promises.
+    func append(_ input: InputRecord, next: UInt64) throws {
+        if let failure { throw CoreLogicError(.io, "journal \(segmentPath) is unusable after an earlier error (\(failure)); checkpoint to start a fresh segment") }
+        guard segmentFD >= 0 else { throw CoreLogicError(.io, "journal in \(directory) is closed") }
+        let seq = self.seq + 1
+        JournalFormat.record(input, seq: seq, next: next, into: &line)
+        do {
+            try line.withUnsafeBytes { try FileSystem.writeAll(segmentFD, $0, path: segmentPath) }
+        } catch {
+            // Take back whatever part of the record reached the file: a rejected input is
+            // never in the journal.
+            if ftruncate(segmentFD, segmentSize) != 0 {
+                failure = "could not truncate a failed record: \(String(cString: strerror(errno)))"
+            }
+            throw error
+        }
+        do {
+            let now = durability == .everyInput ? 0 : FileSystem.now()
+            if durability == .everyInput || now - lastSync >= Self.syncInterval {
+                try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true)
+                lastSync = now
+                unsynced = false
+            } else {
+                unsynced = true
+            }
+        } catch {
+            // After a failed fsync the kernel may have dropped dirty pages of earlier
+            // records too: nothing more is acknowledged until a checkpoint rewrites it all.
+            _ = ftruncate(segmentFD, segmentSize)
+            failure = "\(error)"
+            throw error
+        }
+        segmentSize += off_t(line.count)
+        self.seq = seq
+    }
+
+    /// Writes a snapshot of `system` (held exclusively by the caller) and starts a fresh
+    /// segment after it, then removes the older segments:
+    /// 1. `snapshot.json` replaced atomically (temp, fsync, rename, fsync directory);
+    /// 2. the new segment created the same way, holding only its header;
+    /// 3. older segments and stray temporary files removed.
+    /// A crash between any two steps leaves a directory that restores to the same state.
+    func checkpoint(_ system: JSONSystem) throws {
+        var state: [UInt8] = []
+        try system.writeState(into: &state)
+        let next = system.nextEffectID
+        if segmentFD >= 0, unsynced { try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true) }
+        try FileSystem.replaceAtomically(directory, JournalFormat.snapshotName, JournalFormat.snapshot(
+            feature: feature, stateVersion: stateVersion, seq: seq, next: next, durability: durability, state: state))
+        // The snapshot is durable: from here on, the old segment no longer counts (its first
+        // seq is not after the snapshot's), so appending to it would lose inputs.
+        let name = JournalFormat.segmentName(first: seq + 1)
+        let path = FileSystem.join(directory, name)
+        let header = JournalFormat.segmentHeader(
+            feature: feature, stateVersion: stateVersion, first: seq + 1, next: next, durability: durability)
+        let fd: Int32
+        do {
+            try FileSystem.replaceAtomically(directory, name, header)
+            fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            if fd < 0 { throw FileSystem.ioError("cannot open", path) }
+        } catch {
+            failure = "checkpoint could not start a new segment: \(error)"
+            throw error
+        }
+        if segmentFD >= 0 { closeDescriptor(segmentFD) }
+        segmentFD = fd
+        segmentPath = path
+        segmentSize = off_t(header.count)
+        lastSync = FileSystem.now()
+        unsynced = false
+        failure = nil
+        // Old segments only go once the snapshot that covers them is durable (above).
+        // Failing to remove one is harmless: restore ignores segments the snapshot covers.
+        if let names = try? FileSystem.list(directory) {
+            for other in names where other != name && other != JournalFormat.snapshotName {
+                if JournalFormat.segmentFirst(other) != nil || other.hasSuffix(".tmp") {
+                    try? FileSystem.remove(FileSystem.join(directory, other))
+                }
+            }
+            try? FileSystem.syncDirectory(directory)
+        }
+    }
+
+    /// Forces written records to stable storage (interval mode; a no-op otherwise).
+    func sync() throws {
+        guard segmentFD >= 0, unsynced else { return }
+        try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true)
+        lastSync = FileSystem.now()
+        unsynced = false
+    }
+
+    /// Syncs what is pending, closes the segment and releases the directory.
+    func close() {
+        if segmentFD >= 0 {
+            if unsynced { _ = fdatasync(segmentFD) }
+            closeDescriptor(segmentFD)
+            segmentFD = -1
+        }
+        if lockFD >= 0 {
+            closeDescriptor(lockFD)
+            lockFD = -1
+        }
+    }
+
+    /// Makes this journal see every accepted input of `system` before it is applied.
+    func attach(to system: JSONSystem) {
+        system.setInputHook { [self, weak system] input in
+            try append(input, next: system?.nextEffectID ?? 0)
+        }
+    }
+}
+
+private func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
+}

@@ -1,0 +1,216 @@
+import CoreLogic
+
+/// How often a journal forces its records to stable storage.
+enum Durability: Int32 {
+    /// fsync (fdatasync) after every record, before the input's call returns.
+    case everyInput = 0
+    /// fsync when a record is appended at least ``Journal/syncInterval`` after the last
+    /// fsync, and on checkpoint, sync and close.
+    case interval = 1
+
+    var name: String { self == .everyInput ? "every-input" : "interval" }
+
+    init?(name: String) {
+        switch name {
+        case "every-input": self = .everyInput
+        case "interval": self = .interval
+        default: return nil
+        }
+    }
+}
+
+/// The on-disk shapes of docs/persistence.md: one directory holding `snapshot.json`,
+/// journal segments `journal-<first seq, 20 digits>.jsonl` and a `lock` file. Every file
+/// is lines of compact JSON; every line ends with `,"crc32":"<8 hex>"}` where the CRC-32
+/// covers the line's bytes before `,"crc32"`.
+enum JournalFormat {
+    static let version: Int64 = 1
+    static let snapshotName = "snapshot.json"
+    static let lockName = "lock"
+    private static let segmentPrefix = "journal-"
+    private static let segmentSuffix = ".jsonl"
+    private static let checksumKey = Array(#","crc32":""#.utf8)
+    /// `,"crc32":"` + 8 hex digits + `"}`.
+    static let checksumSuffixLength = 20
+
+    static func segmentName(first: UInt64) -> String {
+        let digits = String(first)
+        return segmentPrefix + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + segmentSuffix
+    }
+
+    /// The first seq of a segment file's name, or nil for any other file.
+    static func segmentFirst(_ name: String) -> UInt64? {
+        guard name.hasPrefix(segmentPrefix), name.hasSuffix(segmentSuffix) else { return nil }
+        let digits = name.dropFirst(segmentPrefix.count).dropLast(segmentSuffix.count)
+        guard digits.count == 20, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UInt64(digits)
+    }
+
+    /// Ends a line whose body (an object without its closing brace) is in `line`:
+    /// appends the checksum field, the brace and a newline.
+    static func seal(_ line: inout [UInt8]) {
+        let crc = CRC32.checksum(line[...])
+        line.append(contentsOf: checksumKey)
+        CRC32.appendHex(crc, to: &line)
+        line.append(contentsOf: #""}"#.utf8)
+        line.append(UInt8(ascii: "\n"))
+    }
+
+    /// Checks a line's checksum (the line without its newline) and parses it into an
+    /// object. Throws a reason (no location; the reader adds file and line).
+    static func open(_ line: ArraySlice<UInt8>) throws -> JSONValue {
+        let count = line.count
+        guard count > checksumSuffixLength else { throw Reason("line too short to hold a checksum") }
+        let bodyEnd = line.endIndex - checksumSuffixLength
+        guard line[bodyEnd..<(bodyEnd + checksumKey.count)].elementsEqual(checksumKey),
+              line[line.endIndex - 2] == UInt8(ascii: "\""), line[line.endIndex - 1] == UInt8(ascii: "}") else {
+            throw Reason("line does not end with a \"crc32\" field")
+        }
+        let stored = line[(bodyEnd + checksumKey.count)..<(line.endIndex - 2)]
+        let computed = CRC32.hex(CRC32.checksum(line[line.startIndex..<bodyEnd]))
+        guard stored.elementsEqual(computed) else {
+            throw Reason("checksum mismatch (stored \(String(decoding: stored, as: UTF8.self)), computed \(String(decoding: computed, as: UTF8.self)))")
+        }
+        let value: JSONValue
+        do {
+            value = try line.withUnsafeBytes { try JSONParser.parse($0) }
+        } catch {
+            throw Reason("not valid JSON: \(error)")
+        }
+        guard case .object = value else { throw Reason("not a JSON object") }
+        return value
+    }
+
+    // MARK: Writing
+
+    static func snapshot(feature: String, stateVersion: Int, seq: UInt64, next: UInt64,
+                         durability: Durability, state: [UInt8]) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(state.count + 160)
+        line.append(contentsOf: #"{"corelogic":"snapshot","format":1,"feature":"#.utf8)
+        JSONWriter.writeString(feature, into: &line)
+        line.append(contentsOf: #","stateVersion":"#.utf8)
+        line.append(contentsOf: String(stateVersion).utf8)
+        line.append(contentsOf: #","seq":"#.utf8)
+        line.append(contentsOf: String(seq).utf8)
+        line.append(contentsOf: #","next":"#.utf8)
+        line.append(contentsOf: String(next).utf8)
+        line.append(contentsOf: #","durability":"#.utf8)
+        JSONWriter.writeString(durability.name, into: &line)
+        line.append(contentsOf: #","state":"#.utf8)
+        line.append(contentsOf: state)
+        seal(&line)
+        return line
+    }
+
+    static func segmentHeader(feature: String, stateVersion: Int, first: UInt64, next: UInt64,
+                              durability: Durability) -> [UInt8] {
+        var line: [UInt8] = []
+        line.append(contentsOf: #"{"corelogic":"journal","format":1,"feature":"#.utf8)
+        JSONWriter.writeString(feature, into: &line)
+        line.append(contentsOf: #","stateVersion":"#.utf8)
+        line.append(contentsOf: String(stateVersion).utf8)
+        line.append(contentsOf: #","first":"#.utf8)
+        line.append(contentsOf: String(first).utf8)
+        line.append(contentsOf: #","next":"#.utf8)
+        line.append(contentsOf: String(next).utf8)
+        line.append(contentsOf: #","durability":"#.utf8)
+        JSONWriter.writeString(durability.name, into: &line)
+        seal(&line)
+        return line
+    }
+
+    /// One input: `{"seq":12,"next":17,"send":<event>,...}`,
+    /// `"deliver":{"effect":4,"event":<event>}` or `"complete":{"effect":4}`.
+    static func record(_ input: InputRecord, seq: UInt64, next: UInt64, into line: inout [UInt8]) {
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: #"{"seq":"#.utf8)
+        appendNumber(seq, &line)
+        line.append(contentsOf: #","next":"#.utf8)
+        appendNumber(next, &line)
+        switch input.kind {
+        case .send:
+            line.append(contentsOf: #","send":"#.utf8)
+            line.append(contentsOf: input.event)
+        case .deliver:
+            line.append(contentsOf: #","deliver":{"effect":"#.utf8)
+            appendNumber(input.effect ?? 0, &line)
+            line.append(contentsOf: #","event":"#.utf8)
+            line.append(contentsOf: input.event)
+            line.append(UInt8(ascii: "}"))
+        case .complete:
+            line.append(contentsOf: #","complete":{"effect":"#.utf8)
+            appendNumber(input.effect ?? 0, &line)
+            line.append(UInt8(ascii: "}"))
+        }
+        seal(&line)
+    }
+
+    /// Appends the decimal digits of `value` without allocating.
+    private static func appendNumber(_ value: UInt64, _ out: inout [UInt8]) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let end = out.count + digits
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var remaining = value
+        var index = end - 1
+        while remaining > 0 {
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+            index -= 1
+        }
+    }
+
+    // MARK: Reading
+
+    static func unsigned(_ value: JSONValue?, _ field: String) throws -> UInt64 {
+        switch value {
+        case .int(let number)? where number >= 0: return UInt64(number)
+        case .uint(let number)?: return number
+        default: throw Reason("field \"\(field)\" is missing or not a non-negative integer")
+        }
+    }
+
+    static func integer(_ value: JSONValue?, _ field: String) throws -> Int {
+        guard case .int(let number)? = value, let result = Int(exactly: number) else {
+            throw Reason("field \"\(field)\" is missing or not an integer")
+        }
+        return result
+    }
+
+    static func string(_ value: JSONValue?, _ field: String) throws -> String {
+        guard case .string(let text)? = value else { throw Reason("field \"\(field)\" is missing or not a string") }
+        return text
+    }
+
+    /// The input a record line holds.
+    static func input(of record: JSONValue) throws -> InputRecord {
+        if let event = record["send"] {
+            return InputRecord(kind: .send, effect: nil, event: bytes(of: event))
+        }
+        if let deliver = record["deliver"] {
+            guard let event = deliver["event"] else { throw Reason("deliver has no \"event\"") }
+            return InputRecord(kind: .deliver, effect: try unsigned(deliver["effect"], "deliver.effect"), event: bytes(of: event))
+        }
+        if let complete = record["complete"] {
+            return InputRecord(kind: .complete, effect: try unsigned(complete["effect"], "complete.effect"), event: [])
+        }
+        throw Reason("record holds none of \"send\", \"deliver\", \"complete\"")
+    }
+
+    static func bytes(of value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONWriter.write(value, into: &out)
+        return out
+    }
+
+    /// Why a line cannot be used; the reader prefixes file and line.
+    struct Reason: Error {
+        var text: String
+        init(_ text: String) { self.text = text }
+    }
+}

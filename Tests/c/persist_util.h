@@ -1,0 +1,165 @@
+/* Helpers shared by the persistence tests: files, directories, batch parsing, CRC-32. */
+#ifndef PERSIST_UTIL_H
+#define PERSIST_UTIL_H
+#define _GNU_SOURCE
+#include <corelogic.h>
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Reads a whole file; *size receives its length. Caller frees. NULL if unreadable. */
+static char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *data = malloc((size_t)n + 1);
+    if (fread(data, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(data); return NULL; }
+    fclose(f);
+    data[n] = 0;
+    if (size) *size = (size_t)n;
+    return data;
+}
+
+static __attribute__((unused)) int write_file(const char *path, const char *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t n = fwrite(data, 1, size, f);
+    fclose(f);
+    return n == size ? 0 : -1;
+}
+
+/* Removes every file in `dir` and the directory itself (one level). */
+static __attribute__((unused)) void remove_tree(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    char path[4096];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* Copies the regular files of `from` into a fresh directory `to`. */
+static __attribute__((unused)) int copy_tree(const char *from, const char *to) {
+    remove_tree(to);
+    if (mkdir(to, 0755) != 0) return -1;
+    DIR *d = opendir(from);
+    if (!d) return -1;
+    struct dirent *e;
+    char src[4096], dst[4096];
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(src, sizeof src, "%s/%s", from, e->d_name);
+        snprintf(dst, sizeof dst, "%s/%s", to, e->d_name);
+        size_t size = 0;
+        char *data = read_file(src, &size);
+        if (!data) continue;
+        write_file(dst, data, size);
+        free(data);
+    }
+    closedir(d);
+    return 0;
+}
+
+/* The path of the segment with the highest first seq in `dir` into `out`; 0 if found. */
+static __attribute__((unused)) int last_segment(const char *dir, char *out, size_t size) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    struct dirent *e;
+    char best[256] = "";
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "journal-", 8) == 0 && n > 6 && strcmp(e->d_name + n - 6, ".jsonl") == 0 &&
+            strcmp(e->d_name, best) > 0)
+            snprintf(best, sizeof best, "%s", e->d_name);
+    }
+    closedir(d);
+    if (!best[0]) return -1;
+    snprintf(out, size, "%s/%s", dir, best);
+    return 0;
+}
+
+static __attribute__((unused)) int count_segments(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    struct dirent *e;
+    int count = 0;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, "journal-", 8) == 0) count++;
+    closedir(d);
+    return count;
+}
+
+/* The effects array of a batch with the start ids removed, so two batches that start
+ * the same requests in the same order compare equal. Caller frees. */
+static char *effects_without_ids(const char *batch) {
+    const char *start = batch ? strstr(batch, "\"effects\":") : NULL;
+    const char *end = batch ? strstr(batch, ",\"steps\":") : NULL;
+    if (!start || !end || end < start) return strdup("<no effects>");
+    char *out = malloc((size_t)(end - start) + 1);
+    size_t o = 0;
+    const char *key = "{\"start\":{\"id\":";
+    size_t k = strlen(key);
+    for (const char *p = start; p < end;) {
+        if (strncmp(p, key, k) == 0) {
+            memcpy(out + o, "{\"start\":{", 10);
+            o += 10;
+            p += k;
+            while (*p >= '0' && *p <= '9') p++;
+            if (*p == ',') p++;
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = 0;
+    return out;
+}
+
+/* Lowest and highest start id in a batch (0, 0 when none). */
+static __attribute__((unused)) void start_id_range(const char *batch, unsigned long long *low, unsigned long long *high) {
+    *low = 0;
+    *high = 0;
+    const char *key = "{\"start\":{\"id\":";
+    for (const char *p = batch ? strstr(batch, key) : NULL; p; p = strstr(p + 1, key)) {
+        unsigned long long id = strtoull(p + strlen(key), NULL, 10);
+        if (*low == 0 || id < *low) *low = id;
+        if (id > *high) *high = id;
+    }
+}
+
+/* The state object of a batch. Caller frees. */
+static char *state_of_batch(const char *batch) {
+    const char *start = batch ? strstr(batch, "{\"state\":") : NULL;
+    const char *end = batch ? strstr(batch, ",\"effects\":") : NULL;
+    if (!start || !end) return strdup("<no state>");
+    start += 9;
+    return strndup(start, (size_t)(end - start));
+}
+
+static __attribute__((unused)) uint32_t crc32_of(const char *data, size_t size) {
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < size; i++) {
+        crc ^= (unsigned char)data[i];
+        for (int b = 0; b < 8; b++) crc = (crc & 1) ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
+    }
+    return crc ^ 0xFFFFFFFFu;
+}
+
+/* Writes `body` (a JSON object without its closing brace) as a sealed line to `path`. */
+static __attribute__((unused)) int write_sealed_line(const char *path, const char *body) {
+    char line[8192];
+    snprintf(line, sizeof line, "%s,\"crc32\":\"%08x\"}\n", body, crc32_of(body, strlen(body)));
+    return write_file(path, line, strlen(line));
+}
+
+#endif
