@@ -199,10 +199,25 @@ class Log:
 class Demo:
     """One search system, its runner, the server and the log."""
 
-    def __init__(self, server: SearchServer, log: Log, library: Optional[str] = None) -> None:
+    def __init__(
+        self, server: SearchServer, log: Log, library: Optional[str] = None, journal: Optional[str] = None
+    ) -> None:
         self.server = server
         self.log = log
-        self.system = corelogic.System("search", library=library)
+        self.resumed = False
+        if journal and os.path.isdir(journal) and os.listdir(journal):
+            # A previous run journaled here: carry on from where it stopped. The
+            # restored state asks for the effects it needs; the runner starts them.
+            self.system = corelogic.System.restore("search", journal, library=library)
+            self.resumed = True
+            report = self.system.restore_report or {}
+            log("resume", f"restored from {journal}: {report.get('replayed', 0)} input(s) replayed, "
+                f"{len(self.system.initial_batch.started)} effect(s) to start again")
+        else:
+            self.system = corelogic.System("search", library=library)
+            if journal:
+                self.system.open_journal(journal)
+                log("journal", f"every input is journaled in {journal} before it is applied")
         self.runner = corelogic.AsyncRunner(
             self.system, on_error=network_errors, trace=log.trace()
         )
@@ -349,6 +364,16 @@ async def interactive(demo: Demo) -> State:
     return demo.system.state
 
 
+async def resume(demo: Demo) -> State:
+    """After a restore: let the restarted effects finish, then show the state."""
+    state = demo.show()
+    if state["shouldLoadNextPage"] or "lastError" in state:
+        demo.log("note", "waiting for the restarted load")
+        state = demo.show(await demo.runner.run_until(
+            lambda s: not s["shouldLoadNextPage"] and "lastError" not in s, timeout=30.0))
+    return state
+
+
 async def run(
     *,
     latency: float = 0.25,
@@ -356,14 +381,17 @@ async def run(
     interactive_mode: bool = False,
     out: Optional[TextIO] = None,
     library: Optional[str] = None,
+    journal: Optional[str] = None,
 ) -> State:
     """Start the server, run the tour (or the prompt) and return the final state."""
     log = Log(out)
     with SearchServer(latency=latency) as server:
         log("server", f"{len(server.repos)} repositories on {server.base_url}, {latency * 1000:.0f} ms per request")
-        demo = Demo(server, log, library=library)
+        demo = Demo(server, log, library=library, journal=journal)
         try:
             async with demo.runner:
+                if demo.resumed and not interactive_mode:
+                    return await resume(demo)
                 demo.show()
                 if interactive_mode:
                     return await interactive(demo)
@@ -378,9 +406,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--interactive", action="store_true", help="type queries and scroll yourself")
     parser.add_argument("--latency", type=float, default=0.25, help="server latency per request, seconds")
     parser.add_argument("--library", help="path to libcorelogic (default: the usual search)")
+    parser.add_argument("--journal", metavar="DIR",
+                        help="journal every input in DIR; if DIR already holds a journal, resume from it")
     args = parser.parse_args(argv)
     try:
-        asyncio.run(run(latency=args.latency, interactive_mode=args.interactive, library=args.library))
+        asyncio.run(run(latency=args.latency, interactive_mode=args.interactive, library=args.library,
+                        journal=args.journal))
     except corelogic.LibraryError as exc:
         print(f"demo: {exc}", file=sys.stderr)
         return 1
