@@ -88,6 +88,17 @@ final class _StreamEncoder: Encoder {
 
     /// Opens a container in slot `slot`, or returns the one already there.
     func openContainer(slot: Int, object: Bool, sorting: Bool) -> Int {
+        // Common case: the slot is the innermost frame and still empty.
+        if let top = frames.last, top.id == slot, top.count == 0 {
+            let id = nextID()
+            let n = frames.count - 1
+            frames[n].count = 1
+            frames[n].child = id
+            out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            frames.append(Frame(id: id, kind: object ? .object : .array, count: 0, child: 0,
+                                sortEntries: sorting ? [] : nil, start: out.count))
+            return id
+        }
         guard let idx = frames.lastIndex(where: { $0.id == slot }) else {
             fail("a container was requested after its value was complete")
             return -1
