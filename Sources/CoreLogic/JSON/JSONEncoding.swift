@@ -30,7 +30,10 @@ final class _StreamEncoder: Encoder {
     @exclusivity(unchecked) var currentSlot = 0
     @exclusivity(unchecked) var failure: JSONError?
 
-    init() {}
+    init() {
+        frames.reserveCapacity(16)
+        path.reserveCapacity(16)
+    }
 
     deinit { out.release() }
 
