@@ -79,6 +79,11 @@ if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "profile" {
         case "decode": blackHole(try JSONCoding.decode(SearchState.self, from: stateBytes))
         case "decodevalue": blackHole(try JSONCoding.decode(SearchState.self, from: stateValue))
         case "event": blackHole(try JSONCoding.decode(CounterEvent.self, from: eventBytes))
+        case "floorencode": try? state.encode(to: NullEncoder())
+        case "floordecode": blackHole(try? SearchState(from: NullDecoder()))
+        case "foundationencode": blackHole(try foundationEncoder.encode(state))
+        case "foundationdecode": blackHole(try foundationDecoder.decode(SearchState.self, from: stateData))
+        case "nothing": break
         default: blackHole(try JSONParser.parse(stateBytes))
         }
     }

@@ -123,6 +123,18 @@ final class JSONCodingTests: XCTestCase {
         assertSchemaError([Int].self, "[1,\"a\"]", "$[1]: expected an integer, found a string \"a\"")
     }
 
+    func testMemberLookupDoesNotDependOnKeyOrder() throws {
+        let expected = SearchRepo(id: 1, name: "a", stars: 2)
+        XCTAssertEqual(try decodeBoth(SearchRepo.self, "{\"stars\":2,\"x\":[1],\"name\":\"a\",\"id\":1}"), expected)
+        XCTAssertEqual(try decodeBoth(SearchRepo.self, "{\"name\":\"a\",\"id\":1,\"stars\":2}"), expected)
+        XCTAssertEqual(try decodeBoth([SearchRepo].self, "[{\"id\":1,\"name\":\"a\",\"stars\":2},{\"stars\":2,\"name\":\"a\",\"id\":1}]"), [expected, expected])
+        let many = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let dict = try decodeBoth([String: Int].self, "{" + many + "}")
+        XCTAssertEqual(dict.count, 40)
+        XCTAssertEqual(dict["k39"], 39)
+        XCTAssertEqual(try decodeBoth(SearchRepo.self, "{\"n\\u0061me\":\"a\",\"id\":1,\"stars\":2}"), expected)
+    }
+
     func testSyntaxErrorsFromDecodeAreSyntaxKind() {
         XCTAssertThrowsError(try JSONCoding.decode(CounterEvent.self, from: "{\"increment\":{}")) { e in
             XCTAssertEqual((e as? JSONError)?.kind, .syntax)

@@ -45,6 +45,50 @@ struct _ByteBuffer: _ByteSink {
         capacity = c
     }
 
+    /// Appends UTF-8 bytes as a JSON string literal (same escaping as `JSONWriter`),
+    /// writing straight into the buffer.
+    mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) {
+        let n = src.count
+        let worst = n &* 6 &+ 2
+        if count &+ worst > capacity { grow(count &+ worst) }
+        var q = base + count
+        q.pointee = 0x22
+        q += 1
+        var k = 0
+        while k < n {
+            let b = src[k]
+            k &+= 1
+            if b >= 0x20 && b != 0x22 && b != 0x5C {
+                q.pointee = b
+                q += 1
+                continue
+            }
+            q.pointee = 0x5C
+            switch b {
+            case 0x22: q[1] = 0x22; q += 2
+            case 0x5C: q[1] = 0x5C; q += 2
+            case 0x0A: q[1] = UInt8(ascii: "n"); q += 2
+            case 0x09: q[1] = UInt8(ascii: "t"); q += 2
+            case 0x0D: q[1] = UInt8(ascii: "r"); q += 2
+            case 0x08: q[1] = UInt8(ascii: "b"); q += 2
+            case 0x0C: q[1] = UInt8(ascii: "f"); q += 2
+            default:
+                q[1] = UInt8(ascii: "u"); q[2] = 0x30; q[3] = 0x30
+                q[4] = JSONWriter.hexDigit(b >> 4); q[5] = JSONWriter.hexDigit(b & 0xF)
+                q += 6
+            }
+        }
+        q.pointee = 0x22
+        q += 1
+        count = q - base
+    }
+
+    /// Appends `s` as a JSON string literal.
+    @inline(__always) mutating func appendJSONString(_ s: String) {
+        var s = s
+        s.withUTF8 { appendJSONString(utf8: $0) }
+    }
+
     /// Bytes from `start` to the end.
     func bytes(from start: Int) -> [UInt8] {
         Array(UnsafeBufferPointer(start: base + start, count: count - start))

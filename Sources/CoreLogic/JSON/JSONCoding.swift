@@ -23,10 +23,13 @@ public enum JSONCoding {
 
     /// The compact JSON of `value` as UTF-8 bytes.
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        try encode(value, into: &out)
-        return out
+        let enc = _StreamEncoder()
+        do {
+            try enc.encodeRoot(value)
+        } catch {
+            throw asJSONError(error)
+        }
+        return Array(enc.out.buffer)
     }
 
     /// The compact JSON of `value` as a string.

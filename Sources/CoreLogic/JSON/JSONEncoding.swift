@@ -30,7 +30,10 @@ final class _StreamEncoder: Encoder {
     @exclusivity(unchecked) var currentSlot = 0
     @exclusivity(unchecked) var failure: JSONError?
 
-    init() {}
+    init() {
+        frames.reserveCapacity(16)
+        path.reserveCapacity(16)
+    }
 
     deinit { out.release() }
 
@@ -88,6 +91,17 @@ final class _StreamEncoder: Encoder {
 
     /// Opens a container in slot `slot`, or returns the one already there.
     func openContainer(slot: Int, object: Bool, sorting: Bool) -> Int {
+        // Common case: the slot is the innermost frame and still empty.
+        if let top = frames.last, top.id == slot, top.count == 0 {
+            let id = nextID()
+            let n = frames.count - 1
+            frames[n].count = 1
+            frames[n].child = id
+            out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            frames.append(Frame(id: id, kind: object ? .object : .array, count: 0, child: 0,
+                                sortEntries: sorting ? [] : nil, start: out.count))
+            return id
+        }
         guard let idx = frames.lastIndex(where: { $0.id == slot }) else {
             fail("a container was requested after its value was complete")
             return -1
@@ -134,7 +148,7 @@ final class _StreamEncoder: Encoder {
             let at = frames[n].count > 1 ? out.count - 1 : out.count
             frames[n].sortEntries?.append((key, at))
         }
-        JSONWriter.writeString(key, into: &out)
+        out.appendJSONString(key)
         out.append(UInt8(ascii: ":"))
         return true
     }
@@ -152,7 +166,7 @@ final class _StreamEncoder: Encoder {
     /// Writes any encodable value at the current position (a member has been begun).
     /// Its coding path is `path[0..<depth] + extra + [last]`.
     func encodeValue<T: Encodable>(_ value: T, depth: Int, extra: [JSONPathComponent], last: JSONPathComponent?) throws {
-        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), into: &out); return }
+        if T.self == String.self { out.appendJSONString(unsafeBitCast(value, to: String.self)); return }
         if T.self == Int.self { JSONWriter.writeInt(Int64(unsafeBitCast(value, to: Int.self)), into: &out); return }
         if T.self == Bool.self { JSONWriter.appendASCII(unsafeBitCast(value, to: Bool.self) ? "true" : "false", &out); return }
         if T.self == Double.self {
@@ -166,11 +180,11 @@ final class _StreamEncoder: Encoder {
         let savedSlot = currentSlot
         currentSlot = slot
         if path.count == depth {
-            path.append(contentsOf: extra)
+            if !extra.isEmpty { path.append(contentsOf: extra) }
             if let last = last { path.append(last) }
             defer {
                 currentSlot = savedSlot
-                path.removeSubrange(min(depth, path.count)...)
+                while path.count > depth { path.removeLast() }
             }
             try value.encode(to: self)
         } else {
@@ -299,7 +313,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if begin(key) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) }
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        if begin(key) { JSONWriter.writeString(value, into: &enc.out) }
+        if begin(key) { enc.out.appendJSONString(value) }
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .key(key.stringValue)) }
@@ -397,7 +411,7 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws { if begin() { JSONWriter.appendASCII("null", &enc.out) } }
     mutating func encode(_ value: Bool) throws { if begin() { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
-    mutating func encode(_ value: String) throws { if begin() { JSONWriter.writeString(value, into: &enc.out) } }
+    mutating func encode(_ value: String) throws { if begin() { enc.out.appendJSONString(value) } }
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .index(count)) }
         if begin() { JSONWriter.writeDouble(value, into: &enc.out) }
@@ -468,7 +482,7 @@ struct _SingleEncoder: SingleValueEncodingContainer {
 
     mutating func encodeNil() throws { if enc.fillSlot(slot) { JSONWriter.appendASCII("null", &enc.out) } }
     mutating func encode(_ value: Bool) throws { if enc.fillSlot(slot) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
-    mutating func encode(_ value: String) throws { if enc.fillSlot(slot) { JSONWriter.writeString(value, into: &enc.out) } }
+    mutating func encode(_ value: String) throws { if enc.fillSlot(slot) { enc.out.appendJSONString(value) } }
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { throw enc.nonFinite(value, depth, extra, nil) }
         if enc.fillSlot(slot) { JSONWriter.writeDouble(value, into: &enc.out) }

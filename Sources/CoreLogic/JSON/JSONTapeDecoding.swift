@@ -14,6 +14,9 @@ final class _TapeDecoder: Decoder {
     /// The bare-string case whose payload is the shared empty object.
     @exclusivity(unchecked) var bareOwner = -1
     @exclusivity(unchecked) var indexes: [Int: [String: Int]] = [:]
+    /// Where the next member lookup in `hintObject` starts (see `member`).
+    @exclusivity(unchecked) var hintObject = -1
+    @exclusivity(unchecked) var hintKey = -1
 
     var emptyObject: Int { tape.count - 2 }
     var nullEntry: Int { tape.count - 1 }
@@ -196,6 +199,8 @@ final class _TapeDecoder: Decoder {
     }
 
     /// The value of member `key` of object (or bare case) `obj`, or nil.
+    /// Synthesized code asks for keys in declaration order, which is usually the
+    /// order in the input, so the scan starts just after the last member found.
     func member(_ obj: Int, _ key: String) -> Int? {
         let o = tape[obj]
         if o.kind == .string {
@@ -204,16 +209,33 @@ final class _TapeDecoder: Decoder {
             return emptyObject
         }
         let n = Int(o.len)
+        if n == 0 { return nil }
         if n > 24 { return bigIndex(obj)[key] }
+        var start = obj + 1
+        if hintObject == obj && hintKey > obj && hintKey < Int(o.next) { start = hintKey }
         var key = key
-        return key.withUTF8 { kb -> Int? in
-            var k = obj + 1
+        let found = key.withUTF8 { kb -> Int? in
+            let p = parser.p
+            var k = start
             for _ in 0..<n {
-                if parser.tapeKeyEquals(tape[k], kb) { return k + 1 }
-                k = next(k + 1)
+                if k >= Int(o.next) { k = obj + 1 }
+                let e = tape[k]
+                if e.slow {
+                    if parser.tapeKeyEquals(e, kb) { return k }
+                } else if Int(e.len) == kb.count {
+                    let a = p + Int(e.start)
+                    var same = true
+                    for j in 0..<kb.count where a[j] != kb[j] { same = false; break }
+                    if same { return k }
+                }
+                k = Int(tape[k + 1].next)
             }
             return nil
         }
+        guard let k = found else { return nil }
+        hintObject = obj
+        hintKey = Int(tape[k + 1].next)
+        return k + 1
     }
 
     func bigIndex(_ obj: Int) -> [String: Int] {

@@ -9,13 +9,21 @@
 /// Equality is structural and strict: `.int(1)` is not equal to `.double(1)`, and
 /// objects compare their pairs in order.
 public enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer literal within `Int64`.
     case int(Int64)
+    /// An integer literal above `Int64.max` within `UInt64`.
     case uint(UInt64)
+    /// A number with a fraction or exponent, or an integer outside 64 bits.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object: its members in document order, keys unique when parsed.
     case object([(String, JSONValue)])
 
     /// Structural equality; objects are equal when their pairs are equal in order.
