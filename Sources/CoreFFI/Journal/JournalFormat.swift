@@ -125,44 +125,25 @@ enum JournalFormat {
     static func record(_ input: InputRecord, seq: UInt64, next: UInt64, into line: inout [UInt8]) {
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: #"{"seq":"#.utf8)
-        appendNumber(seq, &line)
+        JSONWriter.writeUnsigned(seq, into: &line)
         line.append(contentsOf: #","next":"#.utf8)
-        appendNumber(next, &line)
+        JSONWriter.writeUnsigned(next, into: &line)
         switch input.kind {
         case .send:
             line.append(contentsOf: #","send":"#.utf8)
             line.append(contentsOf: input.event)
         case .deliver:
             line.append(contentsOf: #","deliver":{"effect":"#.utf8)
-            appendNumber(input.effect ?? 0, &line)
+            JSONWriter.writeUnsigned(input.effect ?? 0, into: &line)
             line.append(contentsOf: #","event":"#.utf8)
             line.append(contentsOf: input.event)
             line.append(UInt8(ascii: "}"))
         case .complete:
             line.append(contentsOf: #","complete":{"effect":"#.utf8)
-            appendNumber(input.effect ?? 0, &line)
+            JSONWriter.writeUnsigned(input.effect ?? 0, into: &line)
             line.append(UInt8(ascii: "}"))
         }
         seal(&line)
-    }
-
-    /// Appends the decimal digits of `value` without allocating.
-    private static func appendNumber(_ value: UInt64, _ out: inout [UInt8]) {
-        var digits = 1
-        var rest = value / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        let end = out.count + digits
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var remaining = value
-        var index = end - 1
-        while remaining > 0 {
-            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
-            remaining /= 10
-            index -= 1
-        }
     }
 
     // MARK: Reading

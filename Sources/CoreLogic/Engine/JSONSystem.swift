@@ -178,7 +178,7 @@ final class JSONFeatureSystem<F: Feature> {
             try writeCommand(command, into: &out)
         }
         out.append(contentsOf: #"],"steps":"#.utf8)
-        appendDecimal(UInt64(batch.steps), to: &out)
+        JSONWriter.writeUnsigned(UInt64(batch.steps), into: &out)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -186,11 +186,11 @@ final class JSONFeatureSystem<F: Feature> {
         switch command {
         case .cancel(let id):
             out.append(contentsOf: #"{"cancel":"#.utf8)
-            appendDecimal(id, to: &out)
+            JSONWriter.writeUnsigned(id, into: &out)
             out.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
             out.append(contentsOf: #"{"start":{"id":"#.utf8)
-            appendDecimal(id, to: &out)
+            JSONWriter.writeUnsigned(id, into: &out)
             out.append(contentsOf: #","feedback":"#.utf8)
             JSONWriter.writeString(feedback, into: &out)
             out.append(contentsOf: #","request":"#.utf8)
@@ -218,7 +218,7 @@ final class JSONFeatureSystem<F: Feature> {
         for (index, effect) in system.runningEffects.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"id":"#.utf8)
-            appendDecimal(effect.id, to: &out)
+            JSONWriter.writeUnsigned(effect.id, into: &out)
             out.append(contentsOf: #","feedback":"#.utf8)
             JSONWriter.writeString(effect.feedback, into: &out)
             out.append(contentsOf: #","request":"#.utf8)
@@ -299,23 +299,4 @@ final class JSONFeatureSystem<F: Feature> {
 
 private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
     try JSONCoding.encode(value, into: &out)
-}
-
-/// Appends the decimal digits of `value`.
-func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-    var digits = 1
-    var rest = value / 10
-    while rest > 0 {
-        digits += 1
-        rest /= 10
-    }
-    let end = out.count + digits
-    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-    var remaining = value
-    var index = end - 1
-    while remaining > 0 {
-        out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
-        remaining /= 10
-        index -= 1
-    }
 }

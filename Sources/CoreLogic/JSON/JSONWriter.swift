@@ -55,6 +55,11 @@ public enum JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends the decimal digits of `value` (a JSON number) to `out`.
+    public static func writeUnsigned(_ value: UInt64, into out: inout [UInt8]) {
+        writeUInt(value, into: &out)
+    }
+
     /// Appends `s` as a JSON string literal (with quotes and escapes) to `out`.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         var s = s

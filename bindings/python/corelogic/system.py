@@ -96,6 +96,15 @@ def _encode_event(event: Any) -> bytes:
     return data
 
 
+def _event_bytes(event: Any) -> bytes:
+    """The JSON bytes of an event; names (``"increment"``) come from a cache."""
+    if event.__class__ is str:
+        data = _STR_EVENTS.get(event)
+        if data is not None:
+            return data
+    return _encode_event(event)
+
+
 def _encode_name(name: Any, what: str) -> bytes:
     if not isinstance(name, str):
         raise ArgumentError(f"{what} must be a str, not {type(name).__name__}")
@@ -312,12 +321,7 @@ class System:
             HandleError: the system is closed.
             ArgumentError: the event cannot be encoded.
         """
-        if event.__class__ is str:
-            data = _STR_EVENTS.get(event)
-            if data is None:
-                data = _encode_event(event)
-        else:
-            data = _encode_event(event)
+        data = _event_bytes(event)
         try:
             out, ref, view = _tls.slot
         except AttributeError:
@@ -338,12 +342,7 @@ class System:
         Returns the :class:`Batch`, or :data:`STALE` if that effect is not
         running (cancelled, completed or never started): the event was dropped.
         """
-        if event.__class__ is str:
-            data = _STR_EVENTS.get(event)
-            if data is None:
-                data = _encode_event(event)
-        else:
-            data = _encode_event(event)
+        data = _event_bytes(event)
         return self._run(self._deliver_fn, _effect_id(effect_id), data)
 
     def complete(self, effect_id: int) -> Union[Batch, Stale]:
