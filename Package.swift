@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
+import Foundation
 
 // CoreLogic: the engine, the JSON codec and the features (standard library only).
 // CoreFFI:   the C ABI over CoreLogic, built as libcorelogic.so.
@@ -19,3 +20,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// `make fuzz` adds the libFuzzer target; ordinary builds never see it (it has no main of
+// its own: libFuzzer provides one).
+if ProcessInfo.processInfo.environment["CORELOGIC_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "InputFuzzer", dependencies: ["CoreLogic"], path: "Fuzz/InputFuzzer",
+        swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])],
+        linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
+}

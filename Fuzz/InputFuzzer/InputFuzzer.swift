@@ -1,0 +1,42 @@
+import CoreLogic
+
+// libFuzzer entry point: every byte string a host could send goes through the parser,
+// and into every feature as an event (send and deliver) and as a first state. Any
+// outcome but a trap is fine: errors are the expected answer to most inputs.
+
+private let systems: [JSONSystem] = FeatureCatalog.all.compactMap { try? $0.makeSystem() }
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    _ = try? JSONParser.parse(bytes)
+    for system in systems {
+        _ = try? system.send(bytes, batch: { _ in })
+        _ = try? system.deliver(1, bytes, batch: nil)
+    }
+    for feature in FeatureCatalog.all {
+        if let system = try? feature.makeSystem(state: bytes) {
+            var out: [UInt8] = []
+            _ = try? system.writeState(into: &out)
+            _ = try? system.writeInitialBatch(into: &out)
+        }
+    }
+    return 0
+}
+
+// SwiftPM links an executable's entry point as `<Target>_main`; hand over to libFuzzer.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
+) -> Int32
+
+@_cdecl("InputFuzzer_main")
+public func inputFuzzerMain(
+    _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in fuzzInput(data, size) }
+}
