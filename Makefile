@@ -95,10 +95,11 @@ test: test-golden-c test-examples test-docs
 # Every C host program runs under valgrind; `make test VALGRIND=` runs them bare.
 VALGRIND_FLAGS := --leak-check=full --error-exitcode=1 --suppressions=$(CURDIR)/Tests/c/valgrind.supp -q
 CHECKED        := $(if $(VALGRIND),$(VALGRIND) $(VALGRIND_FLAGS))
-TEST_JSON      := Tests/c/json.c
+# The small JSON library the C examples use (copy it with them); the golden runner uses it too.
+EXAMPLE_JSON      := examples/c/json.c
 
 test-golden-c: lib | $(C_OUT)
-	$(CC) $(CFLAGS) -pthread Tests/c/golden_runner.c $(TEST_JSON) -o $(C_OUT)/golden_runner $(C_LINK) -lm
+	$(CC) $(CFLAGS) -pthread -Iexamples/c Tests/c/golden_runner.c $(EXAMPLE_JSON) -o $(C_OUT)/golden_runner $(C_LINK) -lm
 	$(CHECKED) $(C_OUT)/golden_runner Tests/golden
 
 # The examples are built the way a C user builds them: against an installed copy of
@@ -112,8 +113,8 @@ examples: lib
 	$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX)
 	@mkdir -p $(EXAMPLES_OUT)
 	@for example in $(EXAMPLES); do \
-	    echo "$(CC) $(CFLAGS) -pthread -ITests/c examples/c/$$example.c $(TEST_JSON) -o $(EXAMPLES_OUT)/$$example (pkg-config corelogic)"; \
-	    $(CC) $(CFLAGS) -pthread -ITests/c examples/c/$$example.c $(TEST_JSON) -o $(EXAMPLES_OUT)/$$example $(EXAMPLE_FLAGS) -lm || exit 1; \
+	    echo "$(CC) $(CFLAGS) -pthread -Iexamples/c examples/c/$$example.c $(EXAMPLE_JSON) -o $(EXAMPLES_OUT)/$$example (pkg-config corelogic)"; \
+	    $(CC) $(CFLAGS) -pthread -Iexamples/c examples/c/$$example.c $(EXAMPLE_JSON) -o $(EXAMPLES_OUT)/$$example $(EXAMPLE_FLAGS) -lm || exit 1; \
 	done
 
 test-examples: examples
