@@ -72,5 +72,5 @@ for source in "$work"/snippet-*.c; do
 done
 
 if [ "$count" -eq 0 ]; then echo "FAIL $doc: no \`\`\`c blocks found"; exit 1; fi
-echo "doc snippets ($doc): $((count - failures)) passed, $failures failed"
+echo "doc-snippets: $((count - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

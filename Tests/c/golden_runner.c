@@ -5,7 +5,7 @@
  * golden file that is not valid JSON is described by this runner's own parser (json.c).
  *
  * Usage: golden_runner [golden-directory]   (default Tests/golden)
- * Ends with "golden (c): N passed, N failed"; exit status 1 on any failure. */
+ * Ends with "golden-c: N passed, N failed"; exit status 1 on any failure. */
 #define _GNU_SOURCE
 #include <corelogic.h>
 #include <dirent.h>
@@ -538,6 +538,6 @@ int main(int argc, char **argv) {
     }
     free(files.paths);
     free(root);
-    printf("golden (c): %d passed, %d failed\n", passed, failed);
+    printf("golden-c: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

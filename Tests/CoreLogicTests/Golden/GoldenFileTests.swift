@@ -64,7 +64,7 @@ final class GoldenFileTests: XCTestCase {
             }
         }
         if update { print("golden update: \(changed) file(s) changed of \(files.count)") }
-        print("golden (swift): \(passed) passed, \(failed) failed")
+        print("golden-swift: \(passed) passed, \(failed) failed")
         XCTAssertEqual(failed, 0, "\(failed) golden file(s) failed; see the lines starting with FAIL")
     }
 }

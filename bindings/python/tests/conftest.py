@@ -43,4 +43,4 @@ def pytest_terminal_summary(terminalreporter):
     golden = sys.modules.get("test_golden")
     if golden is not None and any(golden.RESULTS.values()):
         results = golden.RESULTS
-        terminalreporter.write_line(f"golden (python): {results['passed']} passed, {results['failed']} failed")
+        terminalreporter.write_line(f"golden-python: {results['passed']} passed, {results['failed']} failed")
