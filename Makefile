@@ -74,9 +74,13 @@ demo: lib
 	$(PYTHON) examples/python/demo.py
 
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/corelogic
 	install -m 644 include/corelogic.h $(DESTDIR)$(PREFIX)/include/corelogic.h
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libcorelogic.so
+	@# Debug info stays in the build tree; the symbol table stays too, so valgrind's
+	@# suppressions for the Swift runtime inside the library still match.
+	strip --strip-debug $(DESTDIR)$(PREFIX)/lib/libcorelogic.so
+	install -m 644 Tests/c/valgrind.supp $(DESTDIR)$(PREFIX)/share/corelogic/valgrind.supp
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e "s|@VERSION@|$$(sed -n 's/#define CORELOGIC_VERSION_STRING "\(.*\)"/\1/p' include/corelogic.h)|" \
 	    corelogic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/corelogic.pc
 	@echo "installed to $(DESTDIR)$(PREFIX)"
