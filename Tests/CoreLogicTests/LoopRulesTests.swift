@@ -39,7 +39,7 @@ final class LoopRulesTests: XCTestCase {
     func testStaleInputsAreNotJournaled() throws {
         let system = System<Probe>()
         var journaled: [String] = []
-        system.willApply = { input in journaled.append("\(input)") }
+        system.willApply = { input, _ in journaled.append("\(input)") }
         _ = try system.send(.setFirst(value: 1))
         _ = try system.deliver(5, .note(text: "stale"))
         _ = try system.complete(5)
@@ -49,7 +49,7 @@ final class LoopRulesTests: XCTestCase {
     func testAnInputRejectedByTheJournalHookLeavesTheStateUnchanged() throws {
         struct DiskFull: Error {}
         let system = System<Probe>()
-        system.willApply = { _ in throw DiskFull() }
+        system.willApply = { _, _ in throw DiskFull() }
         XCTAssertThrowsError(try system.send(.setFirst(value: 1)))
         XCTAssertEqual(system.state, Probe.State())
         XCTAssertEqual(system.runningEffects.count, 0)
@@ -160,5 +160,26 @@ final class LoopRulesTests: XCTestCase {
         XCTAssertThrowsError(try system.send(.note(text: "after close"))) { error in
             XCTAssertEqual((error as? CoreLogicError)?.status, .handle)
         }
+    }
+}
+
+/// The journal hook gets the host's own bytes for the call's input, compacted to one line.
+final class JournalSourceTests: XCTestCase {
+    func testCompactingRemovesWhitespaceBetweenTokensOnlyAndKeepsStringsIntact() {
+        let text = " {\n \"queryChanged\" :\t{ \"text\" : \"a b\\\" \\\\ \\n c\" } }\r\n"
+        let compact = Array(text.utf8).withUnsafeBytes { compactJSON($0) }
+        XCTAssertEqual(String(decoding: compact, as: UTF8.self), #"{"queryChanged":{"text":"a b\" \\ \n c"}}"#)
+    }
+
+    func testTheHookSeesTheCallersBytesForItsOwnInputAndNoneForQueuedInputs() throws {
+        let system = System<Probe>()
+        var sources: [String?] = []
+        system.willApply = { _, source in sources.append(source.map { String(decoding: $0, as: UTF8.self) }) }
+        system.onCommand = { command in
+            if case .start(let id, _, _) = command { _ = try? system.deliver(id, .note(text: "queued")) }
+        }
+        let bytes = Array(#"{"setFirst":{"value":1}}"#.utf8)
+        _ = try bytes.withUnsafeBytes { try system.submit(.send(.setFirst(value: 1)), source: $0) { $0 } }
+        XCTAssertEqual(sources, [#"{"setFirst":{"value":1}}"#, nil])
     }
 }

@@ -132,23 +132,23 @@ final class JSONFeatureSystem<F: Feature> {
 
     func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
         let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-        return try run(.send(decoded), batch: batch)
+        return try run(.send(decoded), source: event, batch: batch)
     }
 
     func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
         let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-        return try run(.deliver(effect: effect, event: decoded), batch: batch)
+        return try run(.deliver(effect: effect, event: decoded), source: event, batch: batch)
     }
 
     func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
         try run(.complete(effect: effect), batch: batch)
     }
 
-    private func run(_ input: System<F>.Input, batch sink: BatchSink?) throws -> Status {
+    private func run(_ input: System<F>.Input, source: UnsafeRawBufferPointer? = nil, batch sink: BatchSink?) throws -> Status {
         // The sink runs inside the system's lock (submit's batch is built under it), so the
         // scratch buffer cannot be overwritten by another thread's step in between.
         var status = Status.ok
-        try system.submit(input) { outcome in
+        try system.submit(input, source: source) { outcome in
             switch outcome {
             case .stale:
                 status = .stale
@@ -259,12 +259,19 @@ final class JSONFeatureSystem<F: Feature> {
             system.willApply = nil
             return
         }
-        system.willApply = { input in
+        // The journal stores the event as the host sent it (already validated by decoding,
+        // compacted to one line); only inputs queued from handlers, which have no bytes of
+        // their own here, are encoded again.
+        func eventBytes(_ event: F.Event, _ source: UnsafeRawBufferPointer?) throws -> [UInt8] {
+            if let source { return compactJSON(source) }
+            return try Self.mapErrors("event") { try JSONCoding.encode(event) }
+        }
+        system.willApply = { input, source in
             switch input {
             case .send(let event):
-                try hook(InputRecord(kind: .send, effect: nil, event: try Self.mapErrors("event") { try JSONCoding.encode(event) }))
+                try hook(InputRecord(kind: .send, effect: nil, event: try eventBytes(event, source)))
             case .deliver(let effect, let event):
-                try hook(InputRecord(kind: .deliver, effect: effect, event: try Self.mapErrors("event") { try JSONCoding.encode(event) }))
+                try hook(InputRecord(kind: .deliver, effect: effect, event: try eventBytes(event, source)))
             case .complete(let effect):
                 try hook(InputRecord(kind: .complete, effect: effect, event: []))
             }
@@ -299,4 +306,37 @@ final class JSONFeatureSystem<F: Feature> {
 
 private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
     try JSONCoding.encode(value, into: &out)
+}
+
+/// `json` without the whitespace between tokens. `json` must be valid JSON (it was
+/// decoded already): whitespace inside strings is kept, and strings never contain raw
+/// newlines, so the result is one line.
+func compactJSON(_ json: UnsafeRawBufferPointer) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(json.count)
+    var inString = false
+    var escaped = false
+    for byte in json {
+        if inString {
+            out.append(byte)
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+            continue
+        }
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D:
+            continue
+        case UInt8(ascii: "\""):
+            inString = true
+            out.append(byte)
+        default:
+            out.append(byte)
+        }
+    }
+    return out
 }

@@ -58,8 +58,10 @@ public final class System<F: Feature> {
 
     /// Called before an accepted (not stale) input is applied; throwing rejects the input
     /// and leaves the state unchanged. Journaling uses it so that an input is durable
-    /// before its call returns.
-    public var willApply: ((Input) throws -> Void)? {
+    /// before its call returns. The second argument is the `source` the call passed to
+    /// ``submit(_:source:_:)`` (the bytes the event was decoded from) for the call's own
+    /// input, and nil for inputs queued from handlers.
+    public var willApply: ((Input, UnsafeRawBufferPointer?) throws -> Void)? {
         get { lock.withLock { inputHook } }
         set { lock.withLock { inputHook = newValue } }
     }
@@ -76,7 +78,7 @@ public final class System<F: Feature> {
     private var closed = false
     private var commandHandler: ((EffectCommand) -> Void)?
     private var stateHandler: ((F.State) -> Void)?
-    private var inputHook: ((Input) throws -> Void)?
+    private var inputHook: ((Input, UnsafeRawBufferPointer?) throws -> Void)?
     private let lock = RecursiveLock()
 
     /// Creates a system and evaluates its feedbacks once on `state`.
@@ -142,21 +144,22 @@ public final class System<F: Feature> {
     }
 
     /// ``submit(_:)``, then `body` with the outcome while the system is still locked, so
-    /// the batch can be encoded before another thread runs a step.
-    public func submit<R>(_ input: Input, _ body: (Outcome) throws -> R) throws -> R {
+    /// the batch can be encoded before another thread runs a step. `source`, if given, is
+    /// handed to ``willApply`` with the call's own input.
+    public func submit<R>(_ input: Input, source: UnsafeRawBufferPointer? = nil, _ body: (Outcome) throws -> R) throws -> R {
         lock.lock()
         defer { lock.unlock() }
-        return try body(run(input))
+        return try body(run(input, source: source))
     }
 
-    private func run(_ input: Input) throws -> Outcome {
+    private func run(_ input: Input, source: UnsafeRawBufferPointer?) throws -> Outcome {
         if closed { throw CoreLogicError(.handle, "\(F.name): the system is closed") }
         if let id = input.effectID, ledger.running[id] == nil { return .stale }
         if draining {
             queue.append(input)
             return .queued
         }
-        try inputHook?(input)
+        try inputHook?(input, source)
 
         draining = true
         defer { draining = false }
@@ -169,7 +172,7 @@ public final class System<F: Feature> {
             queueHead += 1
             if let id = next.effectID, ledger.running[id] == nil { continue }
             do {
-                try inputHook?(next)
+                try inputHook?(next, nil)
             } catch {
                 if queuedError == nil { queuedError = error }
                 continue
