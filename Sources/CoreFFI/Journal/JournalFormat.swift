@@ -87,14 +87,9 @@ enum JournalFormat {
                          durability: Durability, state: [UInt8]) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(state.count + 160)
-        line.append(contentsOf: #"{"corelogic":"snapshot","format":1,"feature":"#.utf8)
-        JSONWriter.writeString(feature, into: &line)
-        line.append(contentsOf: #","stateVersion":"#.utf8)
-        line.append(contentsOf: String(stateVersion).utf8)
-        line.append(contentsOf: #","seq":"#.utf8)
-        line.append(contentsOf: String(seq).utf8)
-        line.append(contentsOf: #","next":"#.utf8)
-        line.append(contentsOf: String(next).utf8)
+        openHeader("snapshot", feature: feature, stateVersion: stateVersion, &line)
+        appendField("seq", seq, &line)
+        appendField("next", next, &line)
         line.append(contentsOf: #","durability":"#.utf8)
         JSONWriter.writeString(durability.name, into: &line)
         line.append(contentsOf: #","state":"#.utf8)
@@ -106,18 +101,32 @@ enum JournalFormat {
     static func segmentHeader(feature: String, stateVersion: Int, first: UInt64, next: UInt64,
                               durability: Durability) -> [UInt8] {
         var line: [UInt8] = []
-        line.append(contentsOf: #"{"corelogic":"journal","format":1,"feature":"#.utf8)
-        JSONWriter.writeString(feature, into: &line)
-        line.append(contentsOf: #","stateVersion":"#.utf8)
-        line.append(contentsOf: String(stateVersion).utf8)
-        line.append(contentsOf: #","first":"#.utf8)
-        line.append(contentsOf: String(first).utf8)
-        line.append(contentsOf: #","next":"#.utf8)
-        line.append(contentsOf: String(next).utf8)
+        openHeader("journal", feature: feature, stateVersion: stateVersion, &line)
+        appendField("first", first, &line)
+        appendField("next", next, &line)
         line.append(contentsOf: #","durability":"#.utf8)
         JSONWriter.writeString(durability.name, into: &line)
         seal(&line)
         return line
+    }
+
+    /// `{"corelogic":<kind>,"format":1,"feature":...,"stateVersion":N`: the opening both
+    /// file headers share.
+    private static func openHeader(_ kind: StaticString, feature: String, stateVersion: Int, _ line: inout [UInt8]) {
+        line.append(contentsOf: #"{"corelogic":""#.utf8)
+        line.append(contentsOf: UnsafeRawBufferPointer(start: kind.utf8Start, count: kind.utf8CodeUnitCount))
+        line.append(contentsOf: #"","format":1,"feature":"#.utf8)
+        JSONWriter.writeString(feature, into: &line)
+        line.append(contentsOf: #","stateVersion":"#.utf8)
+        line.append(contentsOf: String(stateVersion).utf8)
+    }
+
+    /// `,"name":value`.
+    private static func appendField(_ name: StaticString, _ value: UInt64, _ line: inout [UInt8]) {
+        line.append(contentsOf: #",""#.utf8)
+        line.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        line.append(contentsOf: #"":"#.utf8)
+        JSONWriter.writeUnsigned(value, into: &line)
     }
 
     /// One input: `{"seq":12,"next":17,"send":<event>,...}`,
