@@ -107,15 +107,17 @@ final class JSONFeatureSystem<F: Feature> {
     private var batchScratch: [UInt8] = []
 
     private let payloadless: PayloadlessEvents<F.Event>
+    /// `F.queries` is computed; it is read once here, not on every query.
+    private let queries: [StateQuery<F.State>]
 
     init(_ system: System<F>, payloadless: PayloadlessEvents<F.Event>) {
         self.system = system
         self.payloadless = payloadless
+        self.queries = F.queries
         handlerScratch.reserveCapacity(256)
         batchScratch.reserveCapacity(512)
     }
 
-    var featureName: String { F.name }
     var nextEffectID: UInt64 { system.nextEffectID }
 
     static func decodeState(_ bytes: UnsafeRawBufferPointer) throws -> F.State {
@@ -205,8 +207,8 @@ final class JSONFeatureSystem<F: Feature> {
     }
 
     func writeQuery(_ name: String, into out: inout [UInt8]) throws {
-        guard let query = F.queries.first(where: { $0.name == name }) else {
-            let valid = F.queries.map(\.name).joined(separator: ", ")
+        guard let query = queries.first(where: { $0.name == name }) else {
+            let valid = queries.map(\.name).joined(separator: ", ")
             throw CoreLogicError(.notFound, "\(F.name) has no query '\(name)'; queries: \(valid.isEmpty ? "(none)" : valid)")
         }
         let value = query.evaluate(system.state)

@@ -115,9 +115,7 @@ public final class System<F: Feature> {
     /// reads (state, next effect id) and writes (a snapshot) is one consistent point of the
     /// input history. Reentrant: allowed from inside a handler on the draining thread.
     public func withExclusiveAccess<R>(_ body: () throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        try lock.withLock(body)
     }
 
     /// Whether `id` names a running effect.

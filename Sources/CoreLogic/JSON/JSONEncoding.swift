@@ -44,6 +44,13 @@ final class _StreamEncoder: Encoder {
 
     @inline(__always) func nextID() -> Int { serial &+= 1; return serial }
 
+    /// Opens a frame for one value (a slot) and returns its id.
+    @inline(__always) func openSlot() -> Int {
+        let slot = nextID()
+        frames.append(Frame(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+        return slot
+    }
+
     /// Closes frames above `id`; false when `id` is no longer open.
     @inline(__always) func enter(_ id: Int) -> Bool {
         while let top = frames.last, top.id > id { pop() }
@@ -175,8 +182,7 @@ final class _StreamEncoder: Encoder {
             JSONWriter.writeDouble(d, into: &out); return
         }
         // Everything else: a fresh slot, encoded through `self`.
-        let slot = nextID()
-        frames.append(Frame(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+        let slot = openSlot()
         let savedSlot = currentSlot
         currentSlot = slot
         if path.count == depth {
@@ -222,8 +228,7 @@ final class _StreamEncoder: Encoder {
 
     /// The root: encodes `value` as the whole document.
     func encodeRoot<T: Encodable>(_ value: T) throws {
-        let slot = nextID()
-        frames.append(Frame(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+        let slot = openSlot()
         currentSlot = slot
         if T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self {
             frames[0].count = 1
@@ -381,8 +386,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func superEncoder(name: String) -> Encoder {
         var slot = -1
         if enc.beginKeyedMember(id, name) {
-            slot = enc.nextID()
-            enc.frames.append(.init(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+            slot = enc.openSlot()
         }
         return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.key(name)])
     }
@@ -463,8 +467,7 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
         let index = count
         var slot = -1
         if begin() {
-            slot = enc.nextID()
-            enc.frames.append(.init(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+            slot = enc.openSlot()
         }
         return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.index(index)])
     }

@@ -79,8 +79,8 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
         }
         var next: [(request: Request, id: UInt64)] = []
         next.reserveCapacity(requests.count)
-        var seen = Set<Request>()
-        for request in requests where seen.insert(request).inserted {
+        // Removing from `wanted` keeps the first occurrence of a duplicated request only.
+        for request in requests where wanted.remove(request) != nil {
             if let id = previous[request] {
                 next.append((request, id))
             } else {
