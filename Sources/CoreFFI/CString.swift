@@ -16,17 +16,14 @@ func mallocCString(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutablePointer<CCha
 }
 
 /// A string that lives as long as the process, for the `const char *` the ABI returns
-/// without transferring ownership (version, status names).
+/// without transferring ownership (version, status names). Made once at start-up; should
+/// malloc fail then, the empty string stands in.
 func immortalCString(_ text: String) -> UnsafePointer<CChar> {
-    var bytes = Array(text.utf8)
-    bytes.append(0)
-    let memory = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-    bytes.withUnsafeBytes { raw in
-        memory.withMemoryRebound(to: UInt8.self, capacity: bytes.count) { target in
-            for index in 0..<raw.count { target[index] = raw[index] }
-        }
+    var text = text
+    if let copy = text.withUTF8({ mallocCString(UnsafeRawBufferPointer($0)) }) {
+        return UnsafePointer(copy)
     }
-    return UnsafePointer(memory)
+    return UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
 /// The bytes of a host's NUL-terminated string, borrowed for the duration of `body`.

@@ -9,7 +9,8 @@ import CoreLogic
 // find the system, call the engine, map errors to a status. No business logic here.
 
 public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-public typealias CommandFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
+/// The C type of both handlers, `corelogic_command_fn` and `corelogic_state_fn`.
+public typealias HandlerFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
 
 /// Bumped with every release; the header's CORELOGIC_VERSION_* macros match it.
 let libraryVersion = "0.1.0"
@@ -177,7 +178,7 @@ public func corelogic_system_effects(_ system: UInt64, _ out: OutString?) -> Int
 }
 
 @_cdecl("corelogic_system_on_command")
-public func corelogic_system_on_command(_ system: UInt64, _ handler: CommandFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
+public func corelogic_system_on_command(_ system: UInt64, _ handler: HandlerFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
     abiCall("corelogic_system_on_command") {
         let box = try HandleTable.shared.lookup(system)
         box.system.setCommandHandler(handler.map { function in { json in function(context, json) } })
@@ -186,7 +187,7 @@ public func corelogic_system_on_command(_ system: UInt64, _ handler: CommandFunc
 }
 
 @_cdecl("corelogic_system_on_state")
-public func corelogic_system_on_state(_ system: UInt64, _ handler: CommandFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
+public func corelogic_system_on_state(_ system: UInt64, _ handler: HandlerFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
     abiCall("corelogic_system_on_state") {
         let box = try HandleTable.shared.lookup(system)
         box.system.setStateHandler(handler.map { function in { json in function(context, json) } })
