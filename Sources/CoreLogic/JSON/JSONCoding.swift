@@ -23,13 +23,9 @@ public enum JSONCoding {
 
     /// The compact JSON of `value` as UTF-8 bytes.
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let enc = _StreamEncoder()
-        do {
-            try enc.encodeRoot(value)
-        } catch {
-            throw asJSONError(error)
-        }
-        return Array(enc.out.buffer)
+        var out: [UInt8] = []
+        try encode(value, into: &out)
+        return out
     }
 
     /// The compact JSON of `value` as a string.

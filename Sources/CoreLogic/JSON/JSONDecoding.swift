@@ -47,10 +47,7 @@ final class _TreeDecoder: Decoder {
     // MARK: Paths and errors
 
     func absolutePath(_ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> [JSONPathComponent] {
-        var p = Array(path.prefix(depth))
-        p.append(contentsOf: extra)
-        if let last = last { p.append(last) }
-        return p
+        JSONPath.join(path, depth, extra, last)
     }
 
     func schemaError(_ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?, _ detail: String) -> JSONError {

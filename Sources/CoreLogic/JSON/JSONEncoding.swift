@@ -164,10 +164,7 @@ final class _StreamEncoder: Encoder {
 
     /// The absolute path `path[0..<depth] + extra + [last]`.
     func absolutePath(_ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> [JSONPathComponent] {
-        var p = Array(path.prefix(depth))
-        p.append(contentsOf: extra)
-        if let last = last { p.append(last) }
-        return p
+        JSONPath.join(path, depth, extra, last)
     }
 
     /// Writes any encodable value at the current position (a member has been begun).
