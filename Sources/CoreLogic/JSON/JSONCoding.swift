@@ -12,6 +12,12 @@
 public enum JSONCoding {
     /// Appends the compact JSON of `value` to `out`. On error `out` is unchanged.
     public static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
+        if _Direct.encode(value, into: &out) { return }
+        try encodeWithCodable(value, into: &out)
+    }
+
+    /// `encode(_:into:)` through `Codable` only, even for a `JSONDirectCodable` type.
+    static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
         let enc = _StreamEncoder()
         do {
             try enc.encodeRoot(value)
@@ -57,7 +63,14 @@ public enum JSONCoding {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw JSONError(kind: .syntax, message: "empty input at byte 0 (line 1, column 1)", path: "")
         }
-        var parser = _Parser(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        if let v = _Direct.decode(T.self, base: start, count: bytes.count, maxDepth: limits.maxDepth) { return v }
+        return try decodeWithCodable(type, base: start, count: bytes.count, maxDepth: limits.maxDepth)
+    }
+
+    /// Decoding through `Codable` only, even for a `JSONDirectCodable` type.
+    static func decodeWithCodable<T: Decodable>(_ type: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) throws -> T {
+        var parser = _Parser(base: base, count: count, maxDepth: maxDepth)
         let tape = try parser.buildTape()
         parser.values.release(); parser.keys.release()
         let dec = _TapeDecoder(parser: parser, tape: tape)

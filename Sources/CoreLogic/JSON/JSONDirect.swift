@@ -1,0 +1,468 @@
+/// A type that writes and reads its own JSON directly, in exactly the shape of its
+/// synthesized `Codable` conformance, without going through `Codable`.
+///
+/// `Codable` stays the contract: every feature type is `Codable`, and that shape is
+/// what hosts send and receive. For a hot type (a state sent in every batch, an event
+/// carrying a page of items) most of the `Codable` cost is the protocol machinery
+/// itself: a boxed container, generic metadata lookups and dynamic calls per object,
+/// whatever the coder does. A direct conformance skips it; `JSONCoding` uses it
+/// whenever the top-level type conforms.
+///
+/// The rules, which `JSONDirectCheck` (in the tests) proves for a type:
+/// - `writeJSON` writes exactly the bytes the `Codable` path writes: members in
+///   declaration order, `nil` optionals omitted, enums externally tagged
+///   (`{"case":{"label":value}}`, `{"case":{}}` without payload).
+/// - `readJSON` reads that canonical shape. Anything else (keys in another order, an
+///   unknown key, a bare-string case, `1.0` for an integer, bad input) makes a
+///   `JSONInput` method throw; `JSONCoding` then decodes the same bytes through
+///   `Codable`, which gives the value or the error with its JSON path. So a direct
+///   reader may be stricter than `Codable`, never looser, and errors are the same.
+///
+/// ```swift
+/// extension Repository: JSONDirectCodable {
+///     public func writeJSON(to out: inout JSONOutput) throws {
+///         out.beginObject()
+///         try out.field("id", id)
+///         try out.field("name", name)
+///         out.endObject()
+///     }
+///     public static func readJSON(from input: inout JSONInput) throws -> Repository {
+///         try input.beginObject()
+///         let r = Repository(id: try input.field("id"), name: try input.field("name"))
+///         try input.endObject()
+///         return r
+///     }
+/// }
+/// ```
+public protocol JSONDirectCodable: Codable {
+    /// Writes `self` as the `Codable` path would. Throw (for example for a
+    /// non-finite double, as `JSONOutput.value(_:)` does) to let `Codable` encode
+    /// it instead, with its error.
+    func writeJSON(to out: inout JSONOutput) throws
+    /// Reads a value written by `writeJSON`; throws on any other input (see above).
+    static func readJSON(from input: inout JSONInput) throws -> Self
+}
+
+/// Thrown by `JSONInput` and `JSONOutput` when the direct path does not apply; the
+/// caller falls back to `Codable`. Never escapes `JSONCoding`.
+struct _DirectMismatch: Error {}
+
+// MARK: - Output
+
+/// Compact JSON output for `JSONDirectCodable.writeJSON`. Commas are placed for you:
+/// call `beginObject`, then `field` (or `key` and a value) per member, then `endObject`.
+public struct JSONOutput {
+    var buf: _ByteBuffer
+    /// 0: just opened a container; 1: just wrote a value (a comma comes next);
+    /// 2: just wrote a key (its value comes next).
+    var state: UInt8 = 0
+
+    init(capacity: Int) { buf = _ByteBuffer(capacity: capacity) }
+
+    @inline(__always) mutating func beforeValue() {
+        if state == 1 { buf.append(UInt8(ascii: ",")) }
+    }
+
+    public mutating func beginObject() {
+        beforeValue()
+        buf.append(UInt8(ascii: "{"))
+        state = 0
+    }
+
+    public mutating func endObject() {
+        buf.append(UInt8(ascii: "}"))
+        state = 1
+    }
+
+    public mutating func beginArray() {
+        beforeValue()
+        buf.append(UInt8(ascii: "["))
+        state = 0
+    }
+
+    public mutating func endArray() {
+        buf.append(UInt8(ascii: "]"))
+        state = 1
+    }
+
+    /// Writes a member's key; its value comes next.
+    public mutating func key(_ name: StaticString) {
+        beforeValue()
+        buf.appendJSONString(utf8: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        buf.append(UInt8(ascii: ":"))
+        state = 2
+    }
+
+    /// Writes `name` and `value` as one member.
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T) throws {
+        key(name)
+        try value.writeJSON(to: &self)
+    }
+
+    /// Writes `name` and `value` as one member, or nothing when `value` is nil
+    /// (as synthesized `encodeIfPresent` does).
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T?) throws {
+        guard let value = value else { return }
+        key(name)
+        try value.writeJSON(to: &self)
+    }
+
+    /// Writes an enum case with a payload: `{"name":{` ... then the payload's
+    /// fields, then `endCase()`.
+    public mutating func beginCase(_ name: StaticString) {
+        beginObject()
+        key(name)
+        beginObject()
+    }
+
+    public mutating func endCase() {
+        endObject()
+        endObject()
+    }
+
+    /// Writes a case without payload: `{"name":{}}`.
+    public mutating func payloadlessCase(_ name: StaticString) {
+        beginCase(name)
+        endCase()
+    }
+
+    @inline(__always) mutating func string(_ s: String) {
+        beforeValue()
+        buf.appendJSONString(s)
+        state = 1
+    }
+
+    @inline(__always) mutating func bool(_ b: Bool) {
+        beforeValue()
+        JSONWriter.appendASCII(b ? "true" : "false", &buf)
+        state = 1
+    }
+
+    @inline(__always) mutating func integer<I: FixedWidthInteger>(_ v: I) {
+        beforeValue()
+        if I.isSigned {
+            JSONWriter.writeInt(Int64(truncatingIfNeeded: v), into: &buf)
+        } else {
+            JSONWriter.writeUInt(UInt64(truncatingIfNeeded: v), into: &buf)
+        }
+        state = 1
+    }
+
+    @inline(__always) mutating func double(_ d: Double) throws {
+        guard d.isFinite else { throw _DirectMismatch() }
+        beforeValue()
+        JSONWriter.writeDouble(d, into: &buf)
+        state = 1
+    }
+}
+
+// MARK: - Input
+
+/// A strict reader of the canonical shape for `JSONDirectCodable.readJSON`. Every
+/// method skips whitespace, checks the exact syntax (RFC 8259, UTF-8, depth limit)
+/// and throws on anything unexpected, so the caller can fall back to `Codable`.
+public struct JSONInput {
+    var parser: _Parser
+    /// A value or member was just read, so a comma comes before the next one.
+    var needComma = false
+    var depth = 0
+
+    init(_ parser: _Parser) { self.parser = parser }
+
+    /// The error a reader throws for input it does not handle (an unknown case, say).
+    public func mismatch() -> Error { _DirectMismatch() }
+
+    @inline(__always) mutating func expect(_ b: UInt8) throws {
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == b else { throw _DirectMismatch() }
+        parser.i += 1
+    }
+
+    public mutating func beginObject() throws {
+        try open(UInt8(ascii: "{"))
+    }
+
+    public mutating func endObject() throws {
+        try close(UInt8(ascii: "}"))
+    }
+
+    public mutating func beginArray() throws {
+        try open(UInt8(ascii: "["))
+    }
+
+    /// True when another element follows (and moves to it); false at the end of the
+    /// array, which it consumes.
+    public mutating func nextElement() throws -> Bool {
+        parser.skipWhitespace()
+        if parser.byte(parser.i) == UInt8(ascii: "]") {
+            parser.i += 1
+            depth -= 1
+            needComma = true
+            return false
+        }
+        if needComma { try expect(UInt8(ascii: ",")) }
+        return true
+    }
+
+    @inline(__always) mutating func open(_ b: UInt8) throws {
+        try expect(b)
+        depth += 1
+        guard depth <= parser.maxDepth else { throw _DirectMismatch() }
+        needComma = false
+    }
+
+    @inline(__always) mutating func close(_ b: UInt8) throws {
+        try expect(b)
+        depth -= 1
+        needComma = true
+    }
+
+    /// Reads the key `name` (and its colon); the member's value comes next.
+    public mutating func key(_ name: StaticString) throws {
+        guard try nextKey(is: name, consume: true) else { throw _DirectMismatch() }
+    }
+
+    /// Reads the key `name` if it is the next member; false (reading nothing) when
+    /// the object ends there or another key follows.
+    public mutating func optionalKey(_ name: StaticString) throws -> Bool {
+        try nextKey(is: name, consume: false)
+    }
+
+    mutating func nextKey(is name: StaticString, consume required: Bool) throws -> Bool {
+        parser.skipWhitespace()
+        let saved = parser.i
+        if needComma {
+            guard parser.byte(parser.i) == UInt8(ascii: ",") else {
+                if required { throw _DirectMismatch() }
+                return false
+            }
+            parser.i += 1
+            parser.skipWhitespace()
+        }
+        let n = name.utf8CodeUnitCount
+        let at = parser.i
+        guard at + n + 2 <= parser.end, parser.p[at] == UInt8(ascii: "\""), parser.p[at + n + 1] == UInt8(ascii: "\"") else {
+            if required { throw _DirectMismatch() }
+            parser.i = saved
+            return false
+        }
+        let s = name.utf8Start
+        for k in 0..<n where parser.p[at + 1 + k] != s[k] {
+            if required { throw _DirectMismatch() }
+            parser.i = saved
+            return false
+        }
+        parser.i = at + n + 2
+        try expect(UInt8(ascii: ":"))
+        needComma = false
+        return true
+    }
+
+    /// Reads the member `name` (key and value).
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T {
+        try key(name)
+        return try T.readJSON(from: &self)
+    }
+
+    /// Reads the optional member `name`: nil when it is absent or null (as
+    /// synthesized `decodeIfPresent` does).
+    @inline(__always) public mutating func optionalField<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T? {
+        guard try optionalKey(name) else { return nil }
+        if try null() { return nil }
+        return try T.readJSON(from: &self)
+    }
+
+    /// Reads `null` if it comes next; false (reading nothing) otherwise.
+    public mutating func null() throws -> Bool {
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: "n") else { return false }
+        try parser.expectLiteral("null")
+        needComma = true
+        return true
+    }
+
+    /// Reads the opening of an enum case, `{"name":{`, and returns the name; read the
+    /// payload's fields, then call `endCase()`.
+    public mutating func beginCase() throws -> String {
+        try beginObject()
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
+        let name = try parser.parseString()
+        try expect(UInt8(ascii: ":"))
+        try beginObject()
+        return name
+    }
+
+    /// Reads the end of a case, `}}`: the payload object and the one-key outer object.
+    public mutating func endCase() throws {
+        try endObject()
+        try endObject()
+    }
+
+    @inline(__always) mutating func string() throws -> String {
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
+        let s = try parser.parseString()
+        needComma = true
+        return s
+    }
+
+    @inline(__always) mutating func bool() throws -> Bool {
+        parser.skipWhitespace()
+        let b = parser.byte(parser.i)
+        let r: Bool
+        if b == UInt8(ascii: "t") {
+            try parser.expectLiteral("true"); r = true
+        } else if b == UInt8(ascii: "f") {
+            try parser.expectLiteral("false"); r = false
+        } else {
+            throw _DirectMismatch()
+        }
+        needComma = true
+        return r
+    }
+
+    mutating func number() throws -> JSONValue {
+        parser.skipWhitespace()
+        let b = parser.byte(parser.i)
+        guard b == UInt8(ascii: "-") || _Parser.isDigit(b) else { throw _DirectMismatch() }
+        let v = try parser.parseNumber()
+        needComma = true
+        return v
+    }
+
+    /// Integers written as integers only; `1.0` or `1e3` go to the `Codable` path.
+    @inline(__always) mutating func integer<I: FixedWidthInteger>(_: I.Type) throws -> I {
+        switch try number() {
+        case .int(let x):
+            if let r = I(exactly: x) { return r }
+        case .uint(let x):
+            if let r = I(exactly: x) { return r }
+        default:
+            break
+        }
+        throw _DirectMismatch()
+    }
+
+    /// Same conversions as the `Codable` path: any JSON number.
+    @inline(__always) mutating func double() throws -> Double {
+        switch try number() {
+        case .double(let d): return d
+        case .int(let x): return Double(x)
+        case .uint(let x): return Double(x)
+        default: throw _DirectMismatch()
+        }
+    }
+
+    /// After the top-level value: only whitespace may follow.
+    mutating func finish() throws {
+        parser.skipWhitespace()
+        guard parser.i == parser.end else { throw _DirectMismatch() }
+    }
+}
+
+// MARK: - Standard types
+
+extension String: JSONDirectCodable {
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.string(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> String { try input.string() }
+}
+
+extension Bool: JSONDirectCodable {
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.bool(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Bool { try input.bool() }
+}
+
+extension Double: JSONDirectCodable {
+    /// Throws for a non-finite value, so the `Codable` path reports it with its path.
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { try out.double(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Double { try input.double() }
+}
+
+extension Int: JSONDirectCodable {
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Int { try input.integer(Int.self) }
+}
+
+extension Int32: JSONDirectCodable {
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Int32 { try input.integer(Int32.self) }
+}
+
+extension Int64: JSONDirectCodable {
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Int64 { try input.integer(Int64.self) }
+}
+
+extension UInt32: JSONDirectCodable {
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> UInt32 { try input.integer(UInt32.self) }
+}
+
+extension UInt64: JSONDirectCodable {
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> UInt64 { try input.integer(UInt64.self) }
+}
+
+extension Array: JSONDirectCodable where Element: JSONDirectCodable {
+    public func writeJSON(to out: inout JSONOutput) throws {
+        out.beginArray()
+        for element in self { try element.writeJSON(to: &out) }
+        out.endArray()
+    }
+
+    public static func readJSON(from input: inout JSONInput) throws -> [Element] {
+        try input.beginArray()
+        var result: [Element] = []
+        while try input.nextElement() {
+            result.append(try Element.readJSON(from: &input))
+        }
+        return result
+    }
+}
+
+// MARK: - Entry points used by JSONCoding
+
+enum _Direct {
+    /// Appends the direct JSON of `value` to `out`; false, with `out` unchanged,
+    /// when `T` does not conform or its `writeJSON` declined.
+    static func encode<T>(_ value: T, into out: inout [UInt8]) -> Bool {
+        guard let d = T.self as? any JSONDirectCodable.Type else { return false }
+        return withUnsafePointer(to: value) { encodeOpened(d, UnsafeRawPointer($0), into: &out) }
+    }
+
+    private static func encodeOpened<D: JSONDirectCodable>(_: D.Type, _ p: UnsafeRawPointer, into out: inout [UInt8]) -> Bool {
+        var o = JSONOutput(capacity: 256)
+        defer { o.buf.release() }
+        do {
+            try p.assumingMemoryBound(to: D.self).pointee.writeJSON(to: &o)
+        } catch {
+            return false
+        }
+        out.append(contentsOf: o.buf.buffer)
+        return true
+    }
+
+    /// The direct decoding of `T` from input already checked against the size
+    /// limit; nil when `T` does not conform or the input is not its canonical shape.
+    static func decode<T>(_: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) -> T? {
+        guard let d = T.self as? any JSONDirectCodable.Type else { return nil }
+        let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        let input = JSONInput(_Parser(base: base, count: count, maxDepth: maxDepth))
+        guard decodeOpened(d, input, into: UnsafeMutableRawPointer(slot)) else { return nil }
+        return slot.move()
+    }
+
+    private static func decodeOpened<D: JSONDirectCodable>(_: D.Type, _ input: JSONInput, into p: UnsafeMutableRawPointer) -> Bool {
+        var input = input
+        do {
+            let v = try D.readJSON(from: &input)
+            try input.finish()
+            p.assumingMemoryBound(to: D.self).initialize(to: v)
+            return true
+        } catch {
+            return false
+        }
+    }
+}
