@@ -31,11 +31,25 @@ let state = SearchState(
     shouldLoadNextPage: true,
     lastError: .rateLimited(retryAfter: 1.5))
 
+// The same state as the search feature's own type, which has a direct JSON
+// conformance (`JSONDirectCodable`): what the engine encodes in every batch.
+let searchState = Search.State(
+    query: state.query,
+    items: state.items.map { Search.Repository(id: Int64($0.id), name: $0.name, stars: $0.stars) },
+    nextURL: state.nextURL,
+    shouldLoadNextPage: state.shouldLoadNextPage,
+    lastError: .rateLimited(retryAfter: 1.5))
+let pageEvent = Search.Event.pageLoaded(items: Array(searchState.items.prefix(10)), nextURL: state.nextURL)
+
 let foundationEncoder = JSONEncoder()
 let foundationDecoder = JSONDecoder()
 let stateBytes = try JSONCoding.encode(state)
 let stateData = Data(stateBytes)
 let stateValue = try JSONParser.parse(stateBytes)
+let searchBytes = try JSONCoding.encode(searchState)
+let searchData = Data(searchBytes)
+let pageBytes = try JSONCoding.encode(pageEvent)
+let pageData = Data(pageBytes)
 let eventBytes: [UInt8] = Array(#"{"increment":{}}"#.utf8)
 let eventData = Data(eventBytes)
 
@@ -44,6 +58,12 @@ let ourState = try JSONCoding.decode(SearchState.self, from: stateBytes)
 let theirState = try foundationDecoder.decode(SearchState.self, from: stateData)
 let ourEvent = try JSONCoding.decode(CounterEvent.self, from: eventBytes)
 precondition(ourState == state && theirState == state && ourEvent == .increment)
+precondition(searchBytes == stateBytes, "Search.State and the bench's Codable copy must have the same JSON")
+let checks = (try JSONCoding.decode(Search.State.self, from: searchBytes) == searchState,
+              try foundationDecoder.decode(Search.State.self, from: searchData) == searchState,
+              try foundationDecoder.decode(Search.Event.self, from: pageData) == pageEvent,
+              try JSONCoding.decode(Search.Event.self, from: pageBytes) == pageEvent)
+precondition(checks == (true, true, true, true), "both codecs must agree on Search.State and pageLoaded")
 
 @inline(never) func blackHole<T>(_ x: T) { withExtendedLifetime(x) {} }
 
@@ -77,6 +97,8 @@ if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "profile" {
         switch op {
         case "encode": blackHole(try JSONCoding.encode(state))
         case "decode": blackHole(try JSONCoding.decode(SearchState.self, from: stateBytes))
+        case "directencode": blackHole(try JSONCoding.encode(searchState))
+        case "directdecode": blackHole(try JSONCoding.decode(Search.State.self, from: searchBytes))
         case "decodevalue": blackHole(try JSONCoding.decode(SearchState.self, from: stateValue))
         case "event": blackHole(try JSONCoding.decode(CounterEvent.self, from: eventBytes))
         case "floorencode": try? state.encode(to: NullEncoder())
@@ -95,10 +117,19 @@ var rows: [Row] = []
 
 func row(_ op: String, _ r: (Double, Double)) { rows.append(Row(op: op, ours: r.0, foundation: r.1)) }
 
-row("encode state", try measure(n: 20_000,
+row("encode Search.State (direct)", try measure(n: 20_000, ratio: 20,
+    ours: { blackHole(try JSONCoding.encode(searchState)) },
+    theirs: { blackHole(try foundationEncoder.encode(searchState)) }))
+row("decode Search.State (direct)", try measure(n: 20_000, ratio: 20,
+    ours: { blackHole(try JSONCoding.decode(Search.State.self, from: searchBytes)) },
+    theirs: { blackHole(try foundationDecoder.decode(Search.State.self, from: searchData)) }))
+row("decode pageLoaded, 10 items (direct)", try measure(n: 20_000, ratio: 20,
+    ours: { blackHole(try JSONCoding.decode(Search.Event.self, from: pageBytes)) },
+    theirs: { blackHole(try foundationDecoder.decode(Search.Event.self, from: pageData)) }))
+row("encode state (Codable path)", try measure(n: 20_000,
     ours: { blackHole(try JSONCoding.encode(state)) },
     theirs: { blackHole(try foundationEncoder.encode(state)) }))
-row("decode state", try measure(n: 20_000,
+row("decode state (Codable path)", try measure(n: 20_000,
     ours: { blackHole(try JSONCoding.decode(SearchState.self, from: stateBytes)) },
     theirs: { blackHole(try foundationDecoder.decode(SearchState.self, from: stateData)) }))
 row("decode event {\"increment\":{}}", try measure(n: 200_000, ratio: 4,
@@ -117,8 +148,8 @@ func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeat
 func fmt(_ x: Double) -> String { String(format: "%.0f", x) }
 
 print("state: \(stateBytes.count) bytes, 15 rounds, median ns/op")
-print(pad("operation", 32) + pad("ours ns/op", 14) + pad("Foundation ns/op", 18) + "ratio")
+print(pad("operation", 38) + pad("ours ns/op", 14) + pad("Foundation ns/op", 18) + "ratio")
 for r in rows {
-    print(pad(r.op, 32) + pad(fmt(r.ours), 14) + pad(fmt(r.foundation), 18) + String(format: "%.1fx", r.foundation / r.ours))
+    print(pad(r.op, 38) + pad(fmt(r.ours), 14) + pad(fmt(r.foundation), 18) + String(format: "%.1fx", r.foundation / r.ours))
 }
 print("Codable floor (no-op Decoder/Encoder, same containers): decode \(fmt(floorDecode)) ns, encode \(fmt(floorEncode)) ns")

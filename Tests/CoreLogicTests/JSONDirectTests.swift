@@ -1,0 +1,136 @@
+@testable import CoreLogic
+import XCTest
+
+/// `JSONDirectCodable`: the direct path writes and reads exactly what `Codable` does,
+/// and anything it does not handle falls back to `Codable` with the same result.
+final class JSONDirectTests: XCTestCase {
+    typealias Repo = Search.Repository
+
+    static let repos = [
+        Repo(id: 1, name: "apple/swift", stars: 67000),
+        Repo(id: Int64.max, name: "quote \" backslash \\ tab \t nul \u{0}", stars: -5),
+        Repo(id: Int64.min, name: "ünïcödé 🎉 日本", stars: 0),
+    ]
+
+    static let states: [Search.State] = [
+        Search.State(),
+        Search.State(query: "swift", items: repos, nextURL: "/search/repositories?q=swift&page=2", shouldLoadNextPage: true, lastError: nil),
+        Search.State(query: "", items: [repos[0]], nextURL: nil, shouldLoadNextPage: false, lastError: .offline),
+        Search.State(query: "é", items: [], nextURL: "x", shouldLoadNextPage: false, lastError: .rateLimited(retryAfter: 1.5)),
+        Search.State(lastError: .rateLimited(retryAfter: 0.1)),
+        Search.State(lastError: .rateLimited(retryAfter: 1e-7)),
+        Search.State(lastError: .rateLimited(retryAfter: 1e300)),
+        Search.State(lastError: .rateLimited(retryAfter: -0.0)),
+        Search.State(lastError: .rateLimited(retryAfter: 3)),
+    ]
+
+    static let events: [Search.Event] = [
+        .queryChanged(text: "swift"),
+        .queryChanged(text: "\u{1F600} \"q\""),
+        .reachedBottom,
+        .pageLoaded(items: repos, nextURL: "/next"),
+        .pageLoaded(items: [], nextURL: nil),
+        .loadFailed(error: .offline),
+        .loadFailed(error: .rateLimited(retryAfter: 60)),
+        .retry,
+    ]
+
+    func testSearchStateDirectAgreesWithCodable() {
+        XCTAssertEqual(JSONDirectCheck.disagreements(Self.states, extraInputs: [
+            #"{"query":"a","items":[],"shouldLoadNextPage":false}"#,
+            #"{"query":"a","items":[],"nextURL":null,"shouldLoadNextPage":false,"lastError":null}"#,
+            #"{"query":"a","items":[{"id":1.0,"name":"n","stars":1e2}],"shouldLoadNextPage":false}"#,
+            #"{"query":"a","items":[{"id":9223372036854775808,"name":"n","stars":1}],"shouldLoadNextPage":false}"#,
+            #"{"\u0071uery":"a","items":[],"shouldLoadNextPage":false}"#,
+            #"{"query":"a","items":[],"shouldLoadNextPage":false,"lastError":"offline"}"#,
+            #"{"query":"a","items":[],"shouldLoadNextPage":false,"lastError":{"rateLimited":{"retryAfter":2}}}"#,
+            #"{"query":"a","items":[],"shouldLoadNextPage":false,"lastError":{"flooded":{}}}"#,
+            #"{"query":"a","query":"b","items":[],"shouldLoadNextPage":false}"#,
+            "{\"query\":\"\u{FF}\",\"items\":[],\"shouldLoadNextPage\":false}",
+        ]), [])
+    }
+
+    func testSearchEventDirectAgreesWithCodable() {
+        XCTAssertEqual(JSONDirectCheck.disagreements(Self.events, extraInputs: [
+            #""reachedBottom""#, #""retry""#, #""queryChanged""#, #"{"retry":{"extra":1}}"#,
+            #"{"pageLoaded":{"items":[]}}"#, #"{"pageLoaded":{"items":[],"nextURL":null}}"#,
+            #"{"queryChanged":{"text":"a"},"retry":{}}"#, #"{}"#, #"[]"#, "null",
+        ]), [])
+    }
+
+    func testStandardTypesDirectAgreeWithCodable() {
+        XCTAssertEqual(JSONDirectCheck.disagreements(["", "a\"b", "\u{7F}\u{80}"], extraInputs: ["1", #""\ud800""#]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([0, 1, -1, Int.max, Int.min], extraInputs: ["1.0", "1e2", "-0", "18446744073709551616"]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([Int32.max, Int32.min], extraInputs: ["2147483648"]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([UInt64.max, 0], extraInputs: ["-1"]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([true, false], extraInputs: ["tru", "0"]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([0.5, -2, 1e21, 5e-324, .greatestFiniteMagnitude], extraInputs: ["1e400"]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([[1, 2], [Int]()], extraInputs: ["[1,]", "[,1]", "[1 2]"]), [])
+    }
+
+    /// A non-finite double declines the direct path; the error is `Codable`'s, path and all.
+    func testNonFiniteDoubleGivesTheCodableError() throws {
+        let state = Search.State(lastError: .rateLimited(retryAfter: .infinity))
+        XCTAssertThrowsError(try JSONCoding.encode(state)) { error in
+            XCTAssertEqual("\(error)", #"$.lastError.rateLimited.retryAfter: cannot encode non-finite number inf"#)
+        }
+        XCTAssertEqual(JSONDirectCheck.disagreements([state, Search.State(lastError: .rateLimited(retryAfter: .nan))]), [])
+    }
+
+    /// The checker itself finds a wrong conformance: a writer that drops a member,
+    /// a reader that accepts a shape `Codable` rejects (found through `extraInputs`), and
+    /// a reader that never reads.
+    func testCheckerCatchesWrongConformances() {
+        XCTAssertFalse(JSONDirectCheck.disagreements([DropsMember(a: 1, b: 2)]).isEmpty)
+        XCTAssertEqual(JSONDirectCheck.disagreements([TooLoose(a: 1)]), [], "no derived input has a string for a number")
+        XCTAssertFalse(JSONDirectCheck.disagreements([TooLoose(a: 1)], extraInputs: [#"{"a":"7"}"#]).isEmpty)
+        XCTAssertFalse(JSONDirectCheck.disagreements([NeverReads(a: 1)]).isEmpty)
+    }
+
+    /// Errors keep the `Codable` path's wording and JSON path.
+    func testErrorsComeFromTheCodablePath() {
+        XCTAssertThrowsError(try JSONCoding.decode(Search.Event.self, from: #"{"pageLoaded":{"items":[{"id":1,"name":"n","stars":"many"}]}}"#)) { error in
+            XCTAssertEqual("\(error)", "$.pageLoaded.items[0].stars: expected an integer, found a string \"many\"")
+        }
+        XCTAssertThrowsError(try JSONCoding.decode(Search.Event.self, from: #"{"flood":{}}"#)) { error in
+            XCTAssertEqual("\(error)", "$: unknown case 'flood'; valid cases: queryChanged, reachedBottom, pageLoaded, loadFailed, retry")
+        }
+    }
+}
+
+private struct DropsMember: JSONDirectCodable {
+    var a: Int, b: Int
+    func writeJSON(to out: inout JSONOutput) throws {
+        out.beginObject(); try out.field("a", a); out.endObject()
+    }
+    static func readJSON(from input: inout JSONInput) throws -> DropsMember {
+        try input.beginObject()
+        let v = DropsMember(a: try input.field("a"), b: try input.field("b"))
+        try input.endObject()
+        return v
+    }
+}
+
+/// Reads `a` as a string too: looser than `Codable`.
+private struct TooLoose: JSONDirectCodable {
+    var a: Int
+    func writeJSON(to out: inout JSONOutput) throws {
+        out.beginObject(); try out.field("a", a); out.endObject()
+    }
+    static func readJSON(from input: inout JSONInput) throws -> TooLoose {
+        try input.beginObject()
+        try input.key("a")
+        let v: Int
+        if let s = try? String.readJSON(from: &input) { v = Int(s) ?? 0 } else { v = try Int.readJSON(from: &input) }
+        try input.endObject()
+        return TooLoose(a: v)
+    }
+}
+
+private struct NeverReads: JSONDirectCodable {
+    var a: Int
+    func writeJSON(to out: inout JSONOutput) throws {
+        out.beginObject(); try out.field("a", a); out.endObject()
+    }
+    static func readJSON(from input: inout JSONInput) throws -> NeverReads { throw input.mismatch() }
+}
