@@ -3,6 +3,8 @@ import CoreLogic
 // libFuzzer entry point: every byte string a host could send goes through the parser,
 // and into every feature as an event (send and deliver) and as a first state. Any
 // outcome but a trap is fine: errors are the expected answer to most inputs.
+// The direct JSON conformances must also decode every input exactly as Codable does;
+// a disagreement is reported as a crash so that libFuzzer keeps the input.
 
 private let systems: [JSONSystem] = FeatureCatalog.all.compactMap { try? $0.makeSystem() }
 
@@ -10,6 +12,10 @@ private let systems: [JSONSystem] = FeatureCatalog.all.compactMap { try? $0.make
 public func fuzzInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     _ = try? JSONParser.parse(bytes)
+    let array = Array(bytes)
+    if let d = JSONDirectCheck.disagreement(Search.State.self, on: array) ?? JSONDirectCheck.disagreement(Search.Event.self, on: array) {
+        fatalError("direct JSON disagrees with Codable: \(d)")
+    }
     for system in systems {
         _ = try? system.send(bytes, batch: { _ in })
         _ = try? system.deliver(1, bytes, batch: nil)

@@ -54,11 +54,18 @@ public enum JSONDirectCheck {
         }
 
         for input in inputs {
-            let a = outcome(T.self, input, codableOnly: false)
-            let b = outcome(T.self, input, codableOnly: true)
-            if a != b { report("input \(text(input)): JSONCoding gives \(a), Codable alone \(b)") }
+            if let d = disagreement(T.self, on: input) { report(d) }
         }
         return found
+    }
+
+    /// How decoding `input` as `T` through `JSONCoding` (direct, then `Codable`)
+    /// differs from `Codable` alone, or nil when both give the same value or error.
+    /// For fuzzers: feed it arbitrary bytes.
+    public static func disagreement<T: JSONDirectCodable>(_: T.Type, on input: [UInt8]) -> String? {
+        let a = outcome(T.self, input, codableOnly: false)
+        let b = outcome(T.self, input, codableOnly: true)
+        return a == b ? nil : "input \(text(input)): JSONCoding gives \(a), Codable alone \(b)"
     }
 
     static func text(_ bytes: [UInt8]) -> String {
