@@ -87,6 +87,31 @@ final class JSONDirectTests: XCTestCase {
         XCTAssertFalse(JSONDirectCheck.disagreements([NeverReads(a: 1)]).isEmpty)
     }
 
+    /// Case names are matched byte for byte: a Kelvin sign (U+212A) is canonically
+    /// equivalent to "K", so `String` equality would take it for the case `Kelvin`,
+    /// which `Codable` (matching bytes) does not; the direct reader leaves it to `Codable`.
+    func testCaseNamesMatchByteForByte() {
+        XCTAssertEqual("\u{212A}elvin", "Kelvin", "the premise: String equality is canonical")
+        XCTAssertEqual(JSONDirectCheck.disagreements([Scale.kelvin, .celsius], extraInputs: [
+            "{\"\u{212A}elvin\":{}}", #"{"\u004Belvin":{}}"#, #"{"Kelvin":{}}"#,
+        ]), [])
+        let kelvinSign = Array("{\"\u{212A}elvin\":{}}".utf8)
+        let direct = kelvinSign.withUnsafeBufferPointer { b in
+            b.baseAddress.flatMap { _Direct.decode(Scale.self, base: $0, count: b.count, maxDepth: 8) }
+        }
+        XCTAssertNil(direct, "the direct reader must decline a non-ASCII case name")
+    }
+
+    /// A key that JSON must escape never matches raw input: the direct reader declines
+    /// even the canonical form, and `Codable` decides every input.
+    func testKeysThatNeedEscapingGoToCodable() {
+        let found = JSONDirectCheck.disagreements([Quoted(a: 1)], extraInputs: [
+            #"{"a"b":1}"#, #"{"a\"b":1}"#, #"{"a\u0022b":1}"#,
+        ])
+        XCTAssertEqual(found.filter { !$0.contains("the direct reader declined") }, [])
+        XCTAssertEqual(found.count, 2, "declines the compact and the pretty-printed form")
+    }
+
     /// Errors keep the `Codable` path's wording and JSON path.
     func testErrorsComeFromTheCodablePath() {
         XCTAssertThrowsError(try JSONCoding.decode(Search.Event.self, from: #"{"pageLoaded":{"items":[{"id":1,"name":"n","stars":"many"}]}}"#)) { error in
@@ -95,6 +120,42 @@ final class JSONDirectTests: XCTestCase {
         XCTAssertThrowsError(try JSONCoding.decode(Search.Event.self, from: #"{"flood":{}}"#)) { error in
             XCTAssertEqual("\(error)", "$: unknown case 'flood'; valid cases: queryChanged, reachedBottom, pageLoaded, loadFailed, retry")
         }
+    }
+}
+
+private enum Scale: JSONDirectCodable {
+    case kelvin, celsius
+    enum CodingKeys: String, CodingKey { case kelvin = "Kelvin", celsius = "Celsius" }
+    func writeJSON(to out: inout JSONOutput) throws {
+        switch self {
+        case .kelvin: out.payloadlessCase("Kelvin")
+        case .celsius: out.payloadlessCase("Celsius")
+        }
+    }
+    static func readJSON(from input: inout JSONInput) throws -> Scale {
+        let scale: Scale
+        switch try input.beginCase() {
+        case "Kelvin": scale = .kelvin
+        case "Celsius": scale = .celsius
+        default: throw input.mismatch()
+        }
+        try input.endCase()
+        return scale
+    }
+}
+
+/// A member whose name holds a quote.
+private struct Quoted: JSONDirectCodable {
+    var a: Int
+    enum CodingKeys: String, CodingKey { case a = "a\"b" }
+    func writeJSON(to out: inout JSONOutput) throws {
+        out.beginObject(); try out.field("a\"b", a); out.endObject()
+    }
+    static func readJSON(from input: inout JSONInput) throws -> Quoted {
+        try input.beginObject()
+        let v = Quoted(a: try input.field("a\"b"))
+        try input.endObject()
+        return v
     }
 }
 

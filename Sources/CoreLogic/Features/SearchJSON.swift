@@ -1,7 +1,8 @@
 /// Direct JSON for the search feature's hot types: the state goes out in every
 /// batch and `pageLoaded` brings a page of items in, so both skip the `Codable`
 /// machinery (see `JSONDirectCodable`). The shapes are exactly the synthesized
-/// `Codable` ones; `SearchJSONTests` proves both paths agree byte for byte.
+/// `Codable` ones; `JSONDirectTests` checks both paths agree, byte for byte and
+/// error for error.
 
 extension Search.Repository: JSONDirectCodable {
     public func writeJSON(to out: inout JSONOutput) throws {

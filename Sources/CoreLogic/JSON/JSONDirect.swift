@@ -8,7 +8,7 @@
 /// whatever the coder does. A direct conformance skips it; `JSONCoding` uses it
 /// whenever the top-level type conforms.
 ///
-/// The rules, which `JSONDirectCheck` (in the tests) proves for a type:
+/// The rules, which `JSONDirectCheck` tests a conformance against:
 /// - `writeJSON` writes exactly the bytes the `Codable` path writes: members in
 ///   declaration order, `nil` optionals omitted, enums externally tagged
 ///   (`{"case":{"label":value}}`, `{"case":{}}` without payload).
@@ -17,6 +17,10 @@
 ///   `JSONInput` method throw; `JSONCoding` then decodes the same bytes through
 ///   `Codable`, which gives the value or the error with its JSON path. So a direct
 ///   reader may be stricter than `Codable`, never looser, and errors are the same.
+/// - `JSONOutput` and `JSONInput` are non-copyable: use the one you are given, in place.
+///
+/// `JSONCoding.encode` and `JSONCoding.decode` from bytes or a string take the direct
+/// path when the top-level type conforms; `decode(_:from: JSONValue)` always uses `Codable`.
 ///
 /// ```swift
 /// extension Repository: JSONDirectCodable {
@@ -35,9 +39,8 @@
 /// }
 /// ```
 public protocol JSONDirectCodable: Codable {
-    /// Writes `self` as the `Codable` path would. Throw (for example for a
-    /// non-finite double, as `JSONOutput.value(_:)` does) to let `Codable` encode
-    /// it instead, with its error.
+    /// Writes `self` as the `Codable` path would. Throw (as `Double.writeJSON` does
+    /// for a non-finite value) to let `Codable` encode it instead, with its error.
     func writeJSON(to out: inout JSONOutput) throws
     /// Reads a value written by `writeJSON`; throws on any other input (see above).
     static func readJSON(from input: inout JSONInput) throws -> Self
@@ -51,13 +54,15 @@ struct _DirectMismatch: Error {}
 
 /// Compact JSON output for `JSONDirectCodable.writeJSON`. Commas are placed for you:
 /// call `beginObject`, then `field` (or `key` and a value) per member, then `endObject`.
-public struct JSONOutput {
+public struct JSONOutput: ~Copyable {
     var buf: _ByteBuffer
     /// 0: just opened a container; 1: just wrote a value (a comma comes next);
     /// 2: just wrote a key (its value comes next).
     var state: UInt8 = 0
 
     init(capacity: Int) { buf = _ByteBuffer(capacity: capacity) }
+
+    deinit { buf.base.deallocate() }
 
     @inline(__always) mutating func beforeValue() {
         if state == 1 { buf.append(UInt8(ascii: ",")) }
@@ -161,7 +166,7 @@ public struct JSONOutput {
 /// A strict reader of the canonical shape for `JSONDirectCodable.readJSON`. Every
 /// method skips whitespace, checks the exact syntax (RFC 8259, UTF-8, depth limit)
 /// and throws on anything unexpected, so the caller can fall back to `Codable`.
-public struct JSONInput {
+public struct JSONInput: ~Copyable {
     var parser: _Parser
     /// A value or member was just read, so a comma comes before the next one.
     var needComma = false
@@ -247,10 +252,14 @@ public struct JSONInput {
             return false
         }
         let s = name.utf8Start
-        for k in 0..<n where parser.p[at + 1 + k] != s[k] {
-            if required { throw _DirectMismatch() }
-            parser.i = saved
-            return false
+        for k in 0..<n {
+            let c = s[k]
+            // A name with a byte JSON must escape is never written raw: leave it to Codable.
+            if parser.p[at + 1 + k] != c || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 {
+                if required { throw _DirectMismatch() }
+                parser.i = saved
+                return false
+            }
         }
         parser.i = at + n + 2
         try expect(UInt8(ascii: ":"))
@@ -282,12 +291,24 @@ public struct JSONInput {
     }
 
     /// Reads the opening of an enum case, `{"name":{`, and returns the name; read the
-    /// payload's fields, then call `endCase()`.
+    /// payload's fields, then call `endCase()`. Only printable ASCII names without
+    /// escapes are read here (`String` equality would also match other spellings of
+    /// a non-ASCII name, which `Codable` does not); others go to `Codable`.
     public mutating func beginCase() throws -> String {
         try beginObject()
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
-        let name = try parser.parseString()
+        let start = parser.i + 1
+        var k = start
+        while k < parser.end {
+            let c = parser.p[k]
+            if c == UInt8(ascii: "\"") { break }
+            guard c >= 0x20 && c < 0x7F && c != UInt8(ascii: "\\") else { throw _DirectMismatch() }
+            k += 1
+        }
+        guard k < parser.end else { throw _DirectMismatch() }
+        let name = String(decoding: UnsafeBufferPointer(start: parser.p + start, count: k - start), as: UTF8.self)
+        parser.i = k + 1
         try expect(UInt8(ascii: ":"))
         try beginObject()
         return name
@@ -433,7 +454,6 @@ enum _Direct {
 
     private static func encodeOpened<D: JSONDirectCodable>(_: D.Type, _ p: UnsafeRawPointer, into out: inout [UInt8]) -> Bool {
         var o = JSONOutput(capacity: 256)
-        defer { o.buf.release() }
         do {
             try p.assumingMemoryBound(to: D.self).pointee.writeJSON(to: &o)
         } catch {
@@ -446,16 +466,18 @@ enum _Direct {
     /// The direct decoding of `T` from input already checked against the size
     /// limit; nil when `T` does not conform or the input is not its canonical shape.
     static func decode<T>(_: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) -> T? {
-        guard let d = T.self as? any JSONDirectCodable.Type else { return nil }
-        let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        defer { slot.deallocate() }
-        let input = JSONInput(_Parser(base: base, count: count, maxDepth: maxDepth))
-        guard decodeOpened(d, input, into: UnsafeMutableRawPointer(slot)) else { return nil }
-        return slot.move()
+        // Same bound as the tape's offsets, so both paths reject the same sizes.
+        guard count < Int(Int32.max), let d = T.self as? any JSONDirectCodable.Type else { return nil }
+        return withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer -> T? in
+            guard let slot = buffer.baseAddress,
+                  decodeOpened(d, _Parser(base: base, count: count, maxDepth: maxDepth), into: UnsafeMutableRawPointer(slot))
+            else { return nil }
+            return slot.move()
+        }
     }
 
-    private static func decodeOpened<D: JSONDirectCodable>(_: D.Type, _ input: JSONInput, into p: UnsafeMutableRawPointer) -> Bool {
-        var input = input
+    private static func decodeOpened<D: JSONDirectCodable>(_: D.Type, _ parser: _Parser, into p: UnsafeMutableRawPointer) -> Bool {
+        var input = JSONInput(parser)
         do {
             let v = try D.readJSON(from: &input)
             try input.finish()
