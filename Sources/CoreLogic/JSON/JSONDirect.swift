@@ -400,30 +400,17 @@ extension Double: JSONDirectCodable {
     @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Double { try input.double() }
 }
 
-extension Int: JSONDirectCodable {
+/// Integers: the `Codable` path's writer, and only integer literals in range on reading.
+extension JSONDirectCodable where Self: FixedWidthInteger {
     @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Int { try input.integer(Int.self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Self { try input.integer(Self.self) }
 }
 
-extension Int32: JSONDirectCodable {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Int32 { try input.integer(Int32.self) }
-}
-
-extension Int64: JSONDirectCodable {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Int64 { try input.integer(Int64.self) }
-}
-
-extension UInt32: JSONDirectCodable {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> UInt32 { try input.integer(UInt32.self) }
-}
-
-extension UInt64: JSONDirectCodable {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> UInt64 { try input.integer(UInt64.self) }
-}
+extension Int: JSONDirectCodable {}
+extension Int32: JSONDirectCodable {}
+extension Int64: JSONDirectCodable {}
+extension UInt32: JSONDirectCodable {}
+extension UInt64: JSONDirectCodable {}
 
 extension Array: JSONDirectCodable where Element: JSONDirectCodable {
     public func writeJSON(to out: inout JSONOutput) throws {
