@@ -68,6 +68,16 @@ final class JSONDirectTests: XCTestCase {
         XCTAssertEqual(JSONDirectCheck.disagreements([[1, 2], [Int]()], extraInputs: ["[1,]", "[,1]", "[1 2]"]), [])
     }
 
+    /// An integer type wider than 64 bits gets the default conformance but declines to
+    /// write (the writer is 64-bit): nothing is truncated, `Codable` answers.
+    func testWideIntegersDeclineToWrite() {
+        let big = Int128(Int64.max) * 4
+        var out: [UInt8] = []
+        XCTAssertFalse(_Direct.encode(big, into: &out))
+        XCTAssertEqual(out, [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([big]), [])
+    }
+
     /// A non-finite double declines the direct path; the error is `Codable`'s, path and all.
     func testNonFiniteDoubleGivesTheCodableError() throws {
         let state = Search.State(lastError: .rateLimited(retryAfter: .infinity))
@@ -122,6 +132,8 @@ final class JSONDirectTests: XCTestCase {
         }
     }
 }
+
+extension Int128: JSONDirectCodable {}
 
 private enum Scale: JSONDirectCodable {
     case kelvin, celsius

@@ -143,7 +143,9 @@ public struct JSONOutput: ~Copyable {
         state = 1
     }
 
-    @inline(__always) mutating func integer<I: FixedWidthInteger>(_ v: I) {
+    /// Wider than 64 bits: declined (the `Codable` path decides).
+    @inline(__always) mutating func integer<I: FixedWidthInteger>(_ v: I) throws {
+        guard I.bitWidth <= 64 else { throw _DirectMismatch() }
         beforeValue()
         if I.isSigned {
             JSONWriter.writeInt(Int64(truncatingIfNeeded: v), into: &buf)
@@ -402,7 +404,7 @@ extension Double: JSONDirectCodable {
 
 /// Integers: the `Codable` path's writer, and only integer literals in range on reading.
 extension JSONDirectCodable where Self: FixedWidthInteger {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.integer(self) }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { try out.integer(self) }
     @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Self { try input.integer(Self.self) }
 }
 
