@@ -108,8 +108,7 @@ public struct JSONOutput: ~Copyable {
     /// (as synthesized `encodeIfPresent` does).
     @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T?) throws {
         guard let value = value else { return }
-        key(name)
-        try value.writeJSON(to: &self)
+        try field(name, value)
     }
 
     /// Writes an enum case with a payload: `{"name":{` ... then the payload's
@@ -226,46 +225,41 @@ public struct JSONInput: ~Copyable {
 
     /// Reads the key `name` (and its colon); the member's value comes next.
     public mutating func key(_ name: StaticString) throws {
-        guard try nextKey(is: name, consume: true) else { throw _DirectMismatch() }
+        guard try optionalKey(name) else { throw _DirectMismatch() }
     }
 
     /// Reads the key `name` if it is the next member; false (reading nothing) when
     /// the object ends there or another key follows.
     public mutating func optionalKey(_ name: StaticString) throws -> Bool {
-        try nextKey(is: name, consume: false)
-    }
-
-    mutating func nextKey(is name: StaticString, consume required: Bool) throws -> Bool {
         parser.skipWhitespace()
         let saved = parser.i
+        guard skipKey(named: name) else {
+            parser.i = saved
+            return false
+        }
+        try expect(UInt8(ascii: ":"))
+        needComma = false
+        return true
+    }
+
+    /// Moves just past the next member's key (and the comma before it, if one is due)
+    /// when that key is `name` written raw; false otherwise, the caller restoring the position.
+    mutating func skipKey(named name: StaticString) -> Bool {
         if needComma {
-            guard parser.byte(parser.i) == UInt8(ascii: ",") else {
-                if required { throw _DirectMismatch() }
-                return false
-            }
+            guard parser.byte(parser.i) == UInt8(ascii: ",") else { return false }
             parser.i += 1
             parser.skipWhitespace()
         }
         let n = name.utf8CodeUnitCount
         let at = parser.i
-        guard at + n + 2 <= parser.end, parser.p[at] == UInt8(ascii: "\""), parser.p[at + n + 1] == UInt8(ascii: "\"") else {
-            if required { throw _DirectMismatch() }
-            parser.i = saved
-            return false
-        }
+        guard at + n + 2 <= parser.end, parser.p[at] == UInt8(ascii: "\""), parser.p[at + n + 1] == UInt8(ascii: "\"") else { return false }
         let s = name.utf8Start
         for k in 0..<n {
             let c = s[k]
             // A name with a byte JSON must escape is never written raw: leave it to Codable.
-            if parser.p[at + 1 + k] != c || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 {
-                if required { throw _DirectMismatch() }
-                parser.i = saved
-                return false
-            }
+            if parser.p[at + 1 + k] != c || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { return false }
         }
         parser.i = at + n + 2
-        try expect(UInt8(ascii: ":"))
-        needComma = false
         return true
     }
 
@@ -293,24 +287,16 @@ public struct JSONInput: ~Copyable {
     }
 
     /// Reads the opening of an enum case, `{"name":{`, and returns the name; read the
-    /// payload's fields, then call `endCase()`. Only printable ASCII names without
-    /// escapes are read here (`String` equality would also match other spellings of
+    /// payload's fields, then call `endCase()`. Only ASCII names without escapes are
+    /// read here (`String` equality would also match other spellings of
     /// a non-ASCII name, which `Codable` does not); others go to `Codable`.
     public mutating func beginCase() throws -> String {
         try beginObject()
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
-        let start = parser.i + 1
-        var k = start
-        while k < parser.end {
-            let c = parser.p[k]
-            if c == UInt8(ascii: "\"") { break }
-            guard c >= 0x20 && c < 0x7F && c != UInt8(ascii: "\\") else { throw _DirectMismatch() }
-            k += 1
-        }
-        guard k < parser.end else { throw _DirectMismatch() }
-        let name = String(decoding: UnsafeBufferPointer(start: parser.p + start, count: k - start), as: UTF8.self)
-        parser.i = k + 1
+        let raw = try parser.scanString()
+        guard !raw.slow else { throw _DirectMismatch() }
+        let name = String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
         try expect(UInt8(ascii: ":"))
         try beginObject()
         return name
