@@ -42,4 +42,7 @@ func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ write: (
     out.pointee = copy
 }
 
-struct OutOfMemory: Error {}
+/// A malloc for a result failed; `detail` says what the call had already done.
+struct OutOfMemory: Error {
+    var detail = ""
+}

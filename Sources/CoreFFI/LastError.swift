@@ -53,9 +53,9 @@ func abiCall(_ function: StaticString, _ body: () throws -> Status) -> Int32 {
     } catch let error as CoreLogicError {
         LastError.set("\(function): \(error.message)")
         return error.status.rawValue
-    } catch is OutOfMemory {
-        LastError.set("\(function): out of memory")
-        return Status.arg.rawValue
+    } catch let error as OutOfMemory {
+        LastError.set("\(function): out of memory" + (error.detail.isEmpty ? "" : ": " + error.detail))
+        return Status.nomem.rawValue
     } catch {
         LastError.set("\(function): \(error)")
         return Status.arg.rawValue

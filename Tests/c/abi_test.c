@@ -46,6 +46,8 @@ static void test_versions(void) {
     CHECK(strcmp(corelogic_status_name(CORELOGIC_STALE), "CORELOGIC_STALE") == 0);
     CHECK(strcmp(corelogic_status_name(CORELOGIC_ERR_SCHEMA), "CORELOGIC_ERR_SCHEMA") == 0);
     CHECK(strcmp(corelogic_status_name(CORELOGIC_ERR_CORRUPT), "CORELOGIC_ERR_CORRUPT") == 0);
+    CHECK(CORELOGIC_ERR_NOMEM == -8);
+    CHECK(strcmp(corelogic_status_name(CORELOGIC_ERR_NOMEM), "CORELOGIC_ERR_NOMEM") == 0);
     CHECK(strcmp(corelogic_status_name(-999), "CORELOGIC_UNKNOWN_STATUS") == 0);
     CHECK(corelogic_last_error() != NULL);
     char *features = NULL;

@@ -20,6 +20,8 @@ public enum Status: Int32, CaseIterable, Sendable {
     case io = -6
     /// Snapshot or journal content that cannot be used.
     case corrupt = -7
+    /// Memory for a result could not be allocated; nothing changed.
+    case nomem = -8
 
     /// The C constant's name, e.g. `CORELOGIC_ERR_SCHEMA`.
     public var constantName: String {
@@ -33,6 +35,7 @@ public enum Status: Int32, CaseIterable, Sendable {
         case .arg: return "CORELOGIC_ERR_ARG"
         case .io: return "CORELOGIC_ERR_IO"
         case .corrupt: return "CORELOGIC_ERR_CORRUPT"
+        case .nomem: return "CORELOGIC_ERR_NOMEM"
         }
     }
 

@@ -28,6 +28,7 @@ from .errors import (
     JSONError,
     LibraryError,
     NotFoundError,
+    OutOfMemoryError,
     SchemaError,
     StorageError,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "DURABILITY_INTERVAL",
     "Event",
     "HandleError",
+    "OutOfMemoryError",
     "JSONError",
     "Library",
     "LibraryError",

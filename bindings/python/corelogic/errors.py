@@ -20,6 +20,7 @@ __all__ = [
     "ERR_ARG",
     "ERR_IO",
     "ERR_CORRUPT",
+    "ERR_NOMEM",
     "CorelogicError",
     "LibraryError",
     "JSONError",
@@ -29,6 +30,7 @@ __all__ = [
     "ArgumentError",
     "StorageError",
     "CorruptError",
+    "OutOfMemoryError",
     "error_for_status",
 ]
 
@@ -50,6 +52,8 @@ ERR_ARG = -5
 ERR_IO = -6
 #: Snapshot or journal content that cannot be used.
 ERR_CORRUPT = -7
+#: Memory for a result could not be allocated.
+ERR_NOMEM = -8
 
 
 class CorelogicError(Exception):
@@ -141,6 +145,16 @@ class CorruptError(CorelogicError):
     status_name = "CORELOGIC_ERR_CORRUPT"
 
 
+class OutOfMemoryError(CorelogicError, MemoryError):
+    """Memory for a result could not be allocated (``CORELOGIC_ERR_NOMEM``, -8).
+    Nothing changed, except when a send, deliver or complete had already applied
+    its input and only the copy of its batch failed: the message then says
+    "input applied", and the state and effects are read again."""
+
+    code = ERR_NOMEM
+    status_name = "CORELOGIC_ERR_NOMEM"
+
+
 _BY_STATUS: Dict[int, Type[CorelogicError]] = {
     cls.code: cls
     for cls in (
@@ -151,6 +165,7 @@ _BY_STATUS: Dict[int, Type[CorelogicError]] = {
         ArgumentError,
         StorageError,
         CorruptError,
+        OutOfMemoryError,
     )
 }
 

@@ -189,6 +189,7 @@ def test_names_with_nul_characters_raise_argument_error(library):
         (-5, corelogic.ArgumentError),
         (-6, corelogic.StorageError),
         (-7, corelogic.CorruptError),
+        (-8, corelogic.OutOfMemoryError),
     ],
 )
 def test_every_status_has_its_exception(status, cls):
