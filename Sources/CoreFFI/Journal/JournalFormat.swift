@@ -56,9 +56,22 @@ enum JournalFormat {
         line.append(UInt8(ascii: "\n"))
     }
 
+    /// The most a record adds around its event: the keys, `seq`, `next` and the effect id
+    /// (20 digits each at most), the checksum field and the newline.
+    static let recordOverhead = 256
+
+    /// Limits for reading a record line, derived from what ``Journal/append`` writes: an
+    /// event within the input limits (checked before it is written) plus the record
+    /// around it, which adds ``recordOverhead`` bytes and two levels (`deliver.event`).
+    static let recordLimits = JSONLimits(maxDepth: JSONLimits.default.maxDepth + 2,
+                                         maxBytes: JSONLimits.default.maxBytes + recordOverhead)
+    /// Limits for a snapshot or header line: a state has no size cap (see
+    /// ``JSONLimits/stored``); the snapshot object adds one level around it.
+    static let snapshotLimits = JSONLimits(maxDepth: JSONLimits.stored.maxDepth + 1, maxBytes: Int.max)
+
     /// Checks a line's checksum (the line without its newline) and parses it into an
-    /// object. Throws a reason (no location; the reader adds file and line).
-    static func open(_ line: ArraySlice<UInt8>) throws -> JSONValue {
+    /// object with `limits`. Throws a reason (no location; the reader adds file and line).
+    static func open(_ line: ArraySlice<UInt8>, limits: JSONLimits) throws -> JSONValue {
         let count = line.count
         guard count > checksumSuffixLength else { throw Reason("line too short to hold a checksum") }
         let bodyEnd = line.endIndex - checksumSuffixLength
@@ -73,7 +86,7 @@ enum JournalFormat {
         }
         let value: JSONValue
         do {
-            value = try line.withUnsafeBytes { try JSONParser.parse($0) }
+            value = try line.withUnsafeBytes { try JSONParser.parse($0, limits: limits) }
         } catch {
             throw Reason("not valid JSON: \(error)")
         }

@@ -77,7 +77,7 @@ enum JournalReader {
         }
         let value: JSONValue
         do {
-            value = try JournalFormat.open(bytes[0..<end])
+            value = try JournalFormat.open(bytes[0..<end], limits: JournalFormat.snapshotLimits)
             guard try JournalFormat.string(value["corelogic"], "corelogic") == "snapshot" else {
                 throw JournalFormat.Reason("not a snapshot (\"corelogic\" is not \"snapshot\")")
             }
@@ -133,7 +133,7 @@ enum JournalReader {
         }
         guard let headerRange = lines.first else { throw corrupt(path, 1, "empty segment: no header") }
         do {
-            let header = try JournalFormat.open(bytes[headerRange])
+            let header = try JournalFormat.open(bytes[headerRange], limits: JournalFormat.snapshotLimits)
             guard try JournalFormat.string(header["corelogic"], "corelogic") == "journal" else {
                 throw JournalFormat.Reason("not a journal segment header (\"corelogic\" is not \"journal\")")
             }
@@ -157,7 +157,7 @@ enum JournalReader {
             let isFinal = isLast && lineIndex == lines.count - 1 && unterminated == nil
             let record: JSONValue
             do {
-                record = try JournalFormat.open(bytes[range])
+                record = try JournalFormat.open(bytes[range], limits: JournalFormat.recordLimits)
             } catch let reason as JournalFormat.Reason {
                 // The last line of the last segment may be a record torn by a crash (or by an
                 // OS crash that kept the file's size but not all its bytes): reported, not

@@ -30,12 +30,12 @@ enum Restore {
             system = try replay(descriptor, history, firstEffectID: firstEffectID, directory: directory)
             var effects: [UInt8] = []
             try system.writeEffects(into: &effects)
-            if case .array(let running) = try JSONParser.parse(effects), !running.isEmpty {
+            if case .array(let running) = try JSONParser.parse(effects, limits: .stored), !running.isEmpty {
                 var state: [UInt8] = []
                 try system.writeState(into: &state)
                 system.close()
                 firstEffectID = history.maxNext + UInt64(running.count)
-                system = try state.withUnsafeBytes { try descriptor.makeSystem(state: $0, firstEffectID: firstEffectID) }
+                system = try state.withUnsafeBytes { try descriptor.restoreSystem(state: $0, inputs: [], firstEffectID: firstEffectID) }
             }
         } catch {
             closeLock(lock)

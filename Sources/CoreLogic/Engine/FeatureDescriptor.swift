@@ -8,7 +8,8 @@ public struct FeatureDescriptor {
     public let feedbacks: [(name: String, kind: FeedbackKind)]
     public let queries: [String]
     public let stateVersion: Int
-    private let make: (_ state: UnsafeRawBufferPointer?, _ inputs: [InputRecord], _ firstEffectID: UInt64) throws -> JSONSystem
+    private let make: (_ state: UnsafeRawBufferPointer?, _ inputs: [InputRecord], _ firstEffectID: UInt64,
+                       _ limits: JSONLimits) throws -> JSONSystem
     private let migration: (_ state: JSONValue, _ version: Int) throws -> JSONValue
 
     public init<F: Feature>(_ feature: F.Type) {
@@ -18,11 +19,11 @@ public struct FeatureDescriptor {
         queries = F.queries.map(\.name)
         stateVersion = F.stateVersion
         let payloadless = PayloadlessEvents<F.Event>()
-        make = { state, inputs, firstEffectID in
-            var current = try state.map { try JSONFeatureSystem<F>.decodeState($0) } ?? F.initialState
+        make = { state, inputs, firstEffectID, limits in
+            var current = try state.map { try JSONFeatureSystem<F>.decodeState($0, limits: limits) } ?? F.initialState
             for (index, input) in inputs.enumerated() where input.kind != .complete {
                 do {
-                    let event = try input.event.withUnsafeBytes { try JSONFeatureSystem<F>.decodeEvent($0) }
+                    let event = try input.event.withUnsafeBytes { try JSONFeatureSystem<F>.decodeEvent($0, limits: limits) }
                     F.reduce(&current, event)
                 } catch {
                     throw InputReplayError(index: index, underlying: error)
@@ -36,15 +37,17 @@ public struct FeatureDescriptor {
     /// Creates a system from a state's JSON (nil: the initial state).
     /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path of the problem.
     public func makeSystem(state: UnsafeRawBufferPointer? = nil, firstEffectID: UInt64 = 1) throws -> JSONSystem {
-        try make(state, [], firstEffectID)
+        try make(state, [], firstEffectID, .default)
     }
 
     /// Restores a system (SPEC §7): decodes `state` (nil: the initial state), replays the
     /// journaled `inputs` through the reducer with no effects, then evaluates the feedbacks
     /// once, so the creation batch starts exactly the effects the restored state asks for.
     /// Ids start at `firstEffectID`, after every id the previous life handed out.
+    /// The state and events were written by the library, so they are read with
+    /// ``JSONLimits/stored``: whatever was accepted can be read back.
     public func restoreSystem(state: UnsafeRawBufferPointer?, inputs: [InputRecord], firstEffectID: UInt64) throws -> JSONSystem {
-        try make(state, inputs, firstEffectID)
+        try make(state, inputs, firstEffectID, .stored)
     }
 
     /// Turns a state written by the older state schema `version` into the current shape

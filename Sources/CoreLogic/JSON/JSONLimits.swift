@@ -12,6 +12,12 @@ public struct JSONLimits: Sendable {
         self.maxBytes = maxBytes
     }
 
-    /// Depth 128, 16 MiB.
+    /// Depth 128, 16 MiB: every input a host sends (events, states).
     public static let `default` = JSONLimits()
+
+    /// JSON the library wrote itself and reads back (a snapshot's state, a journaled
+    /// event): no size cap, because a state may legitimately grow past 16 MiB through
+    /// many small accepted inputs; nesting stays bounded (a state's depth is fixed by its
+    /// type, an event's was checked when it was accepted), far above what is written.
+    public static let stored = JSONLimits(maxDepth: 512, maxBytes: Int.max)
 }

@@ -22,8 +22,10 @@ struct PayloadlessEvents<Event: Decodable> {
     }
 
     /// The event for `bytes` if they spell a payload-less case in one of the two forms.
+    /// Input over the size limit never matches: the decoder rejects it, as it rejects
+    /// every other input over a limit, so this shortcut enforces the same limits.
     func match(_ bytes: UnsafeRawBufferPointer) -> Event? {
-        if names.isEmpty { return nil }
+        if names.isEmpty || bytes.count > JSONLimits.default.maxBytes { return nil }
         var scanner = Scanner(bytes)
         scanner.skipSpace()
         let name: UnsafeRawBufferPointer.SubSequence
