@@ -90,6 +90,11 @@ public final class JSONSystem {
     /// Stops the system (see ``System/close()``).
     public func close() { stop() }
 
+    /// ``withExclusiveAccess(_:)`` for a body that cannot fail.
+    public func withLock(_ body: () -> Void) {
+        try? exclusive { body() }
+    }
+
     /// Runs `body` with no step running meanwhile (see ``System/withExclusiveAccess(_:)``);
     /// checkpoints use it to read state, next effect id and journal position at one point.
     public func withExclusiveAccess<R>(_ body: () throws -> R) throws -> R {
@@ -120,12 +125,12 @@ final class JSONFeatureSystem<F: Feature> {
 
     var nextEffectID: UInt64 { system.nextEffectID }
 
-    static func decodeState(_ bytes: UnsafeRawBufferPointer) throws -> F.State {
-        try mapErrors("state") { try JSONCoding.decode(F.State.self, from: bytes) }
+    static func decodeState(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> F.State {
+        try mapErrors("state") { try JSONCoding.decode(F.State.self, from: bytes, limits: limits) }
     }
 
-    static func decodeEvent(_ bytes: UnsafeRawBufferPointer) throws -> F.Event {
-        try mapErrors("event") { try JSONCoding.decode(F.Event.self, from: bytes) }
+    static func decodeEvent(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> F.Event {
+        try mapErrors("event") { try JSONCoding.decode(F.Event.self, from: bytes, limits: limits) }
     }
 
     func writeInitialBatch(into out: inout [UInt8]) throws {
@@ -181,6 +186,46 @@ final class JSONFeatureSystem<F: Feature> {
         }
         out.append(contentsOf: #"],"steps":"#.utf8)
         JSONWriter.writeUnsigned(UInt64(batch.steps), into: &out)
+        if !batch.dropped.isEmpty {
+            out.append(contentsOf: #","dropped":["#.utf8)
+            for (index, dropped) in batch.dropped.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                writeDropped(dropped, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"input":{"send":<event>},"status":"CORELOGIC_ERR_IO","error":"..."}`: an input a
+    /// handler queued that was rejected, in the journal's input shape.
+    static func writeDropped(_ dropped: System<F>.DroppedInput, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"input":"#.utf8)
+        func event(_ event: F.Event) {
+            // An event that was decoded from JSON encodes again; null if it somehow cannot.
+            if (try? JSONCoding.encode(event, into: &out)) == nil { out.append(contentsOf: "null".utf8) }
+        }
+        switch dropped.input {
+        case .send(let sent):
+            out.append(contentsOf: #"{"send":"#.utf8)
+            event(sent)
+            out.append(UInt8(ascii: "}"))
+        case .deliver(let effect, let delivered):
+            out.append(contentsOf: #"{"deliver":{"effect":"#.utf8)
+            JSONWriter.writeUnsigned(effect, into: &out)
+            out.append(contentsOf: #","event":"#.utf8)
+            event(delivered)
+            out.append(contentsOf: "}}".utf8)
+        case .complete(let effect):
+            out.append(contentsOf: #"{"complete":{"effect":"#.utf8)
+            JSONWriter.writeUnsigned(effect, into: &out)
+            out.append(contentsOf: "}}".utf8)
+        }
+        let error = dropped.error as? CoreLogicError ?? CoreLogicError(.io, "\(dropped.error)")
+        out.append(contentsOf: #","status":"#.utf8)
+        JSONWriter.writeString(error.status.constantName, into: &out)
+        out.append(contentsOf: #","error":"#.utf8)
+        JSONWriter.writeString(error.message, into: &out)
         out.append(UInt8(ascii: "}"))
     }
 

@@ -31,6 +31,16 @@ public final class System<F: Feature> {
         public var state: F.State
         public var commands: [EffectCommand]
         public var steps: Int
+        /// Inputs queued from handlers during the call that ``willApply`` rejected: they
+        /// were never applied (see ``submit(_:source:_:)``). Empty in the common case.
+        public var dropped: [DroppedInput] = []
+    }
+
+    /// An input a handler queued that was rejected when its turn came (its journal
+    /// record could not be written): it never reached the reducer.
+    public struct DroppedInput {
+        public var input: Input
+        public var error: Error
     }
 
     /// What a call did.
@@ -134,9 +144,10 @@ public final class System<F: Feature> {
 
     /// Runs `input` and everything queued behind it.
     ///
-    /// Throws only what ``willApply`` throws. For the call's own input the state is then
-    /// unchanged; an input queued from a handler that ``willApply`` rejects is dropped,
-    /// the others still run, and the first such error is thrown at the end.
+    /// Throws only what ``willApply`` throws for the call's own input, and then nothing
+    /// changed. Once the call's own input is applied the call succeeds: an input queued
+    /// from a handler that ``willApply`` rejects is dropped (never applied), the others
+    /// still run, and the dropped ones are listed in the batch's ``Batch/dropped``.
     public func submit(_ input: Input) throws -> Outcome {
         try submit(input) { $0 }
     }
@@ -163,7 +174,7 @@ public final class System<F: Feature> {
         defer { draining = false }
         var commands: [EffectCommand] = []
         var steps = 1
-        var queuedError: Error?
+        var dropped: [DroppedInput] = []
         step(input, &commands)
         while queueHead < queue.count, !closed {
             let next = queue[queueHead]
@@ -172,7 +183,7 @@ public final class System<F: Feature> {
             do {
                 try inputHook?(next, nil)
             } catch {
-                if queuedError == nil { queuedError = error }
+                dropped.append(DroppedInput(input: next, error: error))
                 continue
             }
             step(next, &commands)
@@ -180,8 +191,7 @@ public final class System<F: Feature> {
         }
         queue.removeAll(keepingCapacity: queue.capacity <= 1024)
         queueHead = 0
-        if let queuedError { throw queuedError }
-        return .applied(Batch(state: currentState, commands: commands, steps: steps))
+        return .applied(Batch(state: currentState, commands: commands, steps: steps, dropped: dropped))
     }
 
     /// Stops the system: handlers are dropped, queued inputs discarded, and every later

@@ -136,15 +136,22 @@ class Batch:
         steps: how many steps the call ran.
         stale: always ``False`` (see :data:`STALE`), so ``if result.stale:``
             works on whatever ``deliver`` or ``complete`` returned.
+        dropped: inputs that handlers queued during the call and that were
+            rejected when their turn came (their journal record could not be
+            written), never applied: ``[{"input": {"send": ...}, "status":
+            "CORELOGIC_ERR_IO", "error": "..."}]``. Usually empty.
     """
 
-    __slots__ = ("state", "effects", "steps")
+    __slots__ = ("state", "effects", "steps", "dropped")
     stale = False
 
-    def __init__(self, state: JSONValue, effects: List[Command], steps: int) -> None:
+    def __init__(
+        self, state: JSONValue, effects: List[Command], steps: int, dropped: Optional[List[Dict[str, Any]]] = None
+    ) -> None:
         self.state = state
         self.effects = effects
         self.steps = steps
+        self.dropped = dropped if dropped is not None else []
 
     @property
     def started(self) -> List[Dict[str, Any]]:
@@ -158,7 +165,10 @@ class Batch:
 
     def to_dict(self) -> Dict[str, Any]:
         """Return the batch as the library's JSON shape."""
-        return {"state": self.state, "effects": self.effects, "steps": self.steps}
+        out = {"state": self.state, "effects": self.effects, "steps": self.steps}
+        if self.dropped:
+            out["dropped"] = self.dropped
+        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Batch):
@@ -177,7 +187,7 @@ def _batch(raw: bytes) -> Batch:
         # so it has no batch of its own.
         return Batch(None, [], 0)
     value = _scan(raw.decode("utf-8"), 0)[0]
-    return Batch(value["state"], value["effects"], value["steps"])
+    return Batch(value["state"], value["effects"], value["steps"], value.get("dropped"))
 
 
 class Stale:
@@ -334,7 +344,7 @@ class System:
             return _batch(b"")
         self._free_string(out.value)
         value = _scan(raw.decode("utf-8"), 0)[0]
-        return Batch(value["state"], value["effects"], value["steps"])
+        return Batch(value["state"], value["effects"], value["steps"], value.get("dropped"))
 
     def deliver(self, effect_id: int, event: Event) -> Union[Batch, Stale]:
         """Deliver an event produced by the running effect ``effect_id``.
