@@ -81,6 +81,9 @@ public func corelogic_system_free(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_free") {
         let box = try HandleTable.shared.remove(system)
         box.system.close()
+        // Like close_journal: the directory is released (and, in interval mode, synced)
+        // before free returns, even when a call on the system is still running.
+        releaseJournal(box)
         return .ok
     }
 }
@@ -92,7 +95,9 @@ private func withBatchSink(_ outBatch: OutString?, _ call: (((UnsafeRawBufferPoi
     var copy: UnsafeMutablePointer<CChar>?
     let status = try call { bytes in copy = mallocCString(bytes) }
     if status == .ok {
-        guard let copy else { throw OutOfMemory() }
+        guard let copy else {
+            throw OutOfMemory(detail: "input applied, but its batch could not be copied; read corelogic_system_state and corelogic_system_effects")
+        }
         outBatch.pointee = copy
     } else {
         free(copy)

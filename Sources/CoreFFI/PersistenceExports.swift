@@ -75,13 +75,21 @@ public func corelogic_system_sync_journal(_ system: UInt64) -> Int32 {
 public func corelogic_system_close_journal(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_close_journal") {
         let box = try HandleTable.shared.lookup(system)
-        return try box.system.withExclusiveAccess {
-            guard let journal = box.journal else { return .ok }
-            box.system.setInputHook(nil)
-            journal.close()
-            box.journal = nil
-            return .ok
-        }
+        releaseJournal(box)
+        return .ok
+    }
+}
+
+/// Stops `box`'s journaling: syncs pending records, closes the segment and releases the
+/// directory's lock, waiting for a call running on another thread (from inside a handler
+/// of the system, on its own thread, it runs at once). `corelogic_system_close_journal`
+/// and `corelogic_system_free` both end here, so when either returns the directory is free.
+func releaseJournal(_ box: SystemBox) {
+    box.system.withLock {
+        guard let journal = box.journal else { return }
+        box.system.setInputHook(nil)
+        journal.close()
+        box.journal = nil
     }
 }
 
@@ -101,13 +109,14 @@ public func corelogic_system_restore(
         let restored = try Restore.run(descriptor, directory: String(cString: directory))
         var report: UnsafeMutablePointer<CChar>?
         var batch: UnsafeMutablePointer<CChar>?
-        if let outReport {
+        // Out of memory here gives the directory back: the restored system never existed.
+        if outReport != nil {
             report = restored.report.withUnsafeBytes(mallocCString)
-            if report == nil { restored.box.system.close(); throw OutOfMemory() }
+            if report == nil { releaseJournal(restored.box); restored.box.system.close(); throw OutOfMemory() }
         }
-        if let outBatch {
+        if outBatch != nil {
             batch = restored.batch.withUnsafeBytes(mallocCString)
-            if batch == nil { free(report); restored.box.system.close(); throw OutOfMemory() }
+            if batch == nil { free(report); releaseJournal(restored.box); restored.box.system.close(); throw OutOfMemory() }
         }
         outReport?.pointee = report
         outBatch?.pointee = batch

@@ -12,6 +12,26 @@ enum FileSystem {
         CoreLogicError(.io, "\(what) \(path): \(String(cString: strerror(code)))")
     }
 
+    /// A file's identity: device and inode.
+    struct Identity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The identity of an open file; nil if fstat fails.
+    static func identity(of fd: Int32) -> Identity? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The identity of the file at `path`.
+    static func identity(ofPath path: String) throws -> Identity {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw ioError("cannot stat", path) }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
@@ -97,6 +117,13 @@ enum FileSystem {
     /// file, fsync it, rename it over the name, fsync the directory. A crash leaves
     /// either the old file or the new one, never a mix.
     static func replaceAtomically(_ directory: String, _ name: String, _ bytes: [UInt8]) throws {
+        var renamed = false
+        try replaceAtomically(directory, name, bytes, renamed: &renamed)
+    }
+
+    /// ``replaceAtomically(_:_:_:)``; `renamed` is set once the new file took the name, so
+    /// a caller knows whether a failure came before or after the replacement.
+    static func replaceAtomically(_ directory: String, _ name: String, _ bytes: [UInt8], renamed: inout Bool) throws {
         let path = join(directory, name)
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -115,6 +142,7 @@ enum FileSystem {
             unlink(temporary)
             throw ioError("cannot rename \(temporary) to", path, code)
         }
+        renamed = true
         try syncDirectory(directory)
     }
 

@@ -25,6 +25,10 @@ final class Journal {
     private(set) var seq: UInt64
 
     private var lockFD: Int32
+    /// The directory's identity (device, inode) when its lock was taken: a directory
+    /// deleted and re-created under the same path is another directory, whose lock this
+    /// journal does not hold.
+    private var identity: FileSystem.Identity?
     private var segmentFD: Int32 = -1
     private var segmentPath = ""
     private var segmentSize: off_t = 0
@@ -60,7 +64,49 @@ final class Journal {
         self.durability = durability
         self.lockFD = lockFD
         self.seq = seq
+        self.identity = FileSystem.identity(of: lockFD)
         line.reserveCapacity(256)
+    }
+
+    /// Throws `.io` unless `directory` is still the directory whose lock this journal
+    /// holds (it was not deleted, moved away or replaced).
+    private func checkDirectory() throws {
+        guard lockFD >= 0 else { throw CoreLogicError(.io, "journal in \(directory) is closed") }
+        let lockPath = FileSystem.join(directory, JournalFormat.lockName)
+        let current: FileSystem.Identity
+        do {
+            current = try FileSystem.identity(ofPath: lockPath)
+        } catch let error as CoreLogicError {
+            throw CoreLogicError(.io, "journal directory \(directory) was removed or replaced (\(error.message)); checkpoint to take it again, or close the journal")
+        }
+        if current != identity {
+            throw CoreLogicError(.io, "journal directory \(directory) was removed or replaced since the journal locked it; checkpoint to take it again, or close the journal")
+        }
+    }
+
+    /// After the directory was replaced: takes the lock of the directory now at the path,
+    /// if no other journal holds it and it holds no snapshot or journal of its own.
+    private func retakeDirectory() throws {
+        try FileSystem.makeDirectory(directory)
+        let fd = try Journal.lockDirectory(directory)
+        do {
+            let names = try FileSystem.list(directory)
+            if let existing = names.first(where: { $0 == JournalFormat.snapshotName || JournalFormat.segmentFirst($0) != nil }) {
+                throw CoreLogicError(.io, "journal directory \(directory) was replaced by one holding another journal (\(existing)); close this journal")
+            }
+        } catch {
+            closeDescriptor(fd)
+            throw error
+        }
+        if lockFD >= 0 { closeDescriptor(lockFD) }
+        lockFD = fd
+        identity = FileSystem.identity(of: fd)
+        // The old segment lives in the old directory (or nowhere): never append to it again.
+        if segmentFD >= 0 {
+            closeDescriptor(segmentFD)
+            segmentFD = -1
+        }
+        failure = "the journal directory was replaced"
     }
 
     deinit { close() }
@@ -70,6 +116,13 @@ final class Journal {
     func append(_ input: InputRecord, next: UInt64) throws {
         if let failure { throw CoreLogicError(.io, "journal \(segmentPath) is unusable after an earlier error (\(failure)); checkpoint to start a fresh segment") }
         guard segmentFD >= 0 else { throw CoreLogicError(.io, "journal in \(directory) is closed") }
+        // What is acknowledged can be restored: an event the reader could not read back
+        // is refused here, before anything is written or applied. Events from hosts were
+        // checked when decoded; one queued from a handler is stored re-encoded.
+        guard input.event.count <= JSONLimits.default.maxBytes else {
+            throw CoreLogicError(.json, "the event's journal form is \(input.event.count) bytes, over the input limit of \(JSONLimits.default.maxBytes) bytes; not journaled, not applied")
+        }
+        try checkDirectory()
         let seq = self.seq + 1
         JournalFormat.record(input, seq: seq, next: next, into: &line)
         do {
@@ -109,12 +162,27 @@ final class Journal {
     /// 3. older segments and stray temporary files removed.
     /// A crash between any two steps leaves a directory that restores to the same state.
     func checkpoint(_ system: JSONSystem) throws {
+        do {
+            try checkDirectory()
+        } catch {
+            // The path now names another directory: take it over only if it is free.
+            try retakeDirectory()
+        }
         var state: [UInt8] = []
         try system.writeState(into: &state)
         let next = system.nextEffectID
         if segmentFD >= 0, unsynced { try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true) }
-        try FileSystem.replaceAtomically(directory, JournalFormat.snapshotName, JournalFormat.snapshot(
-            feature: feature, stateVersion: stateVersion, seq: seq, next: next, durability: durability, state: state))
+        var renamed = false
+        do {
+            try FileSystem.replaceAtomically(directory, JournalFormat.snapshotName, JournalFormat.snapshot(
+                feature: feature, stateVersion: stateVersion, seq: seq, next: next, durability: durability, state: state),
+                renamed: &renamed)
+        } catch {
+            // Once the new snapshot is in place (even if the directory's fsync then failed)
+            // the old segment no longer counts: appending to it would lose inputs.
+            if renamed { failure = "checkpoint failed after replacing the snapshot: \(error)" }
+            throw error
+        }
         // The snapshot is durable: from here on, the old segment no longer counts (its first
         // seq is not after the snapshot's), so appending to it would lose inputs.
         let name = JournalFormat.segmentName(first: seq + 1)
