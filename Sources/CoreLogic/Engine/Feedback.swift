@@ -9,15 +9,22 @@ public enum FeedbackKind: String, Sendable {
 /// The engine evaluates every feedback after every step and compares the answer with
 /// what is running:
 ///
-/// - ``react(_:_:)``: one effect at a time, keyed by an `Equatable` request.
-///   `nil` means no effect (a running one is cancelled). A request equal to the current
-///   one changes nothing, whether that effect is still running or has completed. A
-///   different request cancels the running effect and starts a new one (latest wins).
-///   To run an equal request again the state must pass through `nil` or another value.
-/// - ``reactSet(_:_:)``: a set of effects, each keyed by its request's value. A request
-///   that appears is started, one that disappears is cancelled (if still running), one
-///   that stays is untouched. The query returns unique elements in an order of the
-///   feature's choosing; that order is the order of the start commands.
+/// Requests cross the boundary as JSON, so **two requests are the same effect if and only
+/// if their JSON is identical** (``JSONIdentity``): `"café"` with a precomposed é and
+/// `"cafe\u{301}"` are two requests although Swift's `String ==` calls them equal, and so
+/// are `0.0` and `-0.0`. The check is `==` first, then a bitwise comparison, and encodes
+/// both requests only when they are `==` but not bit-for-bit identical. A request type's
+/// `==` must hold for values with identical JSON (synthesized conformances do).
+///
+/// - ``react(_:_:)``: one effect at a time, keyed by its request. `nil` means no effect
+///   (a running one is cancelled). A request the same as the current one changes
+///   nothing, whether that effect is still running or has completed. A different
+///   request cancels the running effect and starts a new one (latest wins). To run the
+///   same request again the state must pass through `nil` or another value.
+/// - ``reactSet(_:_:)``: a set of effects, each keyed by its request (its JSON). A
+///   request that appears is started, one that disappears is cancelled (if still
+///   running), one that stays is untouched. The query returns unique elements in an
+///   order of the feature's choosing; that order is the order of the start commands.
 public struct Feedback<State> {
     /// Unique within the feature; appears in every `start` command.
     public let name: String

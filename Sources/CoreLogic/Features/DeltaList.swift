@@ -135,12 +135,12 @@ public enum DeltaList: Feature {
     public static func apply(_ delta: Delta, to items: inout [Item]) {
         switch delta {
         case .add(let item, let index):
-            guard !items.contains(where: { $0.id == item.id }) else { return }
+            guard !items.contains(where: { JSONIdentity.same($0.id, item.id) }) else { return }
             items.insert(item, at: min(max(index ?? items.count, 0), items.count))
         case .remove(let id):
-            items.removeAll { $0.id == id }
+            items.removeAll { JSONIdentity.same($0.id, id) }
         case .move(let id, let index):
-            guard let from = items.firstIndex(where: { $0.id == id }) else { return }
+            guard let from = items.firstIndex(where: { JSONIdentity.same($0.id, id) }) else { return }
             let item = items.remove(at: from)
             items.insert(item, at: min(max(index, 0), items.count))
         }

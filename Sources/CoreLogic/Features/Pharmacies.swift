@@ -69,7 +69,7 @@ public enum Pharmacies: Feature {
 
         /// The saved pharmacy with `pharmacy`'s id (pharmacies are told apart by id).
         public func saved(_ pharmacy: Pharmacy) -> Pharmacy? {
-            pharmacies.first { $0.id == pharmacy.id }
+            pharmacies.first { JSONIdentity.same($0.id, pharmacy.id) }
         }
 
         /// The map search's state while the map is shown, nil otherwise. Setting it
@@ -189,7 +189,7 @@ public enum Pharmacies: Feature {
             guard let saved = state.saved(pharmacy) else { return }
             state.phase = .deleting(pharmacy: saved)
         case (.deleting(let pharmacy), .deleted):
-            state.pharmacies.removeAll { $0.id == pharmacy.id }
+            state.pharmacies.removeAll { JSONIdentity.same($0.id, pharmacy.id) }
             state.phase = .loaded(error: nil)
         case (.deleting, .deleteFailed(let message)):
             state.phase = .loaded(error: message)

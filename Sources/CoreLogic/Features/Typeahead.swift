@@ -58,7 +58,7 @@ public enum Typeahead: Feature {
         }
 
         /// Whether the current query's search has not answered yet.
-        public var isSearching: Bool { query != nil && resultsQuery != query && failure == nil }
+        public var isSearching: Bool { query != nil && !JSONIdentity.same(resultsQuery, query) && failure == nil }
     }
 
     public enum Event: Codable, Equatable, Sendable {
@@ -103,16 +103,16 @@ public enum Typeahead: Feature {
                 state.failure = nil
             }
         case .debounceElapsed(let text):
-            guard text == state.text, !text.isEmpty, text != state.query else { return }
+            guard JSONIdentity.same(text, state.text), !text.isEmpty, !JSONIdentity.same(text, state.query) else { return }
             state.query = text
             state.failure = nil
         case .resultsLoaded(let query, let matches):
-            guard query == state.query else { return }
+            guard JSONIdentity.same(query, state.query) else { return }
             state.results = matches
             state.resultsQuery = query
             state.failure = nil
         case .searchFailed(let query, let message):
-            guard query == state.query else { return }
+            guard JSONIdentity.same(query, state.query) else { return }
             state.failure = message
         }
     }
@@ -120,7 +120,7 @@ public enum Typeahead: Feature {
     public static var feedbacks: [Feedback<State>] {
         [
             .react("debounce") { state in
-                state.text.isEmpty || state.text == state.query
+                state.text.isEmpty || JSONIdentity.same(state.text, state.query)
                     ? nil
                     : DebounceRequest(text: state.text, milliseconds: state.debounceMilliseconds)
             },
@@ -132,7 +132,7 @@ public enum Typeahead: Feature {
         [
             StateQuery("results") { $0.results },
             StateQuery("isSearching") { $0.isSearching },
-            StateQuery("isWaitingForTyping") { !$0.text.isEmpty && $0.text != $0.query },
+            StateQuery("isWaitingForTyping") { !$0.text.isEmpty && !JSONIdentity.same($0.text, $0.query) },
         ]
     }
 }

@@ -24,7 +24,8 @@ final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<Sta
 
     override func update(_ state: State?, _ ledger: inout EffectLedger) {
         let next = state.flatMap(query)
-        if next == current { return }
+        // The same effect if and only if the request's JSON is identical (JSONIdentity).
+        if JSONIdentity.same(next, current) { return }
         if let id = runningID {
             ledger.cancel(id)
             runningID = nil
@@ -61,27 +62,29 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
 
     override func update(_ state: State?, _ ledger: inout EffectLedger) {
         let requests = state.map(query) ?? []
+        // Requests are keyed by their JSON (JSONIdentity), not by `==`.
         if requests.count == entries.count
-            && zip(requests, entries).allSatisfy({ $0 == $1.request }) {
+            && zip(requests, entries).allSatisfy({ JSONIdentity.same($0, $1.request) }) {
             return
         }
-        var previous: [Request: UInt64] = [:]
+        typealias Key = JSONIdentityKey<Request>
+        var previous: [Key: UInt64] = [:]
         previous.reserveCapacity(entries.count)
-        for entry in entries { previous[entry.request] = entry.id }
+        for entry in entries { previous[Key(entry.request)] = entry.id }
 
-        var wanted = Set<Request>()
+        var wanted = Set<Key>()
         wanted.reserveCapacity(requests.count)
-        for request in requests { wanted.insert(request) }
+        for request in requests { wanted.insert(Key(request)) }
 
         // Cancels in the order of the previous answer, for determinism.
-        for entry in entries where !wanted.contains(entry.request) {
+        for entry in entries where !wanted.contains(Key(entry.request)) {
             if runningIDs.remove(entry.id) != nil { ledger.cancel(entry.id) }
         }
         var next: [(request: Request, id: UInt64)] = []
         next.reserveCapacity(requests.count)
         // Removing from `wanted` keeps the first occurrence of a duplicated request only.
-        for request in requests where wanted.remove(request) != nil {
-            if let id = previous[request] {
+        for request in requests where wanted.remove(Key(request)) != nil {
+            if let id = previous[Key(request)] {
                 next.append((request, id))
             } else {
                 let id = ledger.start(feedback: feedback, request: request)

@@ -1,11 +1,13 @@
-/// A FIFO of unique elements that encodes as a plain JSON array.
+/// A FIFO of unique elements that encodes as a plain JSON array. Elements are told
+/// apart by their JSON (``JSONIdentity``): two URLs that differ only in Unicode
+/// normalization are two elements.
 ///
 /// Membership is O(1), removing near the front (where running work sits) is
 /// O(position), so a feature's per-event cost does not grow with the queue's length.
 public struct OrderedQueue<Element: Hashable & Codable>: Equatable, Codable, Sequence {
     private var storage: [Element] = []
     private var head = 0
-    private var members: Set<Element> = []
+    private var members: Set<JSONIdentityKey<Element>> = []
 
     public init(_ elements: [Element] = []) {
         for element in elements { append(element) }
@@ -15,7 +17,7 @@ public struct OrderedQueue<Element: Hashable & Codable>: Equatable, Codable, Seq
     public var isEmpty: Bool { count == 0 }
     public var elements: ArraySlice<Element> { storage[head...] }
 
-    public func contains(_ element: Element) -> Bool { members.contains(element) }
+    public func contains(_ element: Element) -> Bool { members.contains(JSONIdentityKey(element)) }
 
     public func prefix(_ length: Int) -> ArraySlice<Element> { elements.prefix(Swift.max(length, 0)) }
     public func dropFirst(_ length: Int) -> ArraySlice<Element> { elements.dropFirst(Swift.max(length, 0)) }
@@ -23,7 +25,7 @@ public struct OrderedQueue<Element: Hashable & Codable>: Equatable, Codable, Seq
     /// Appends `element` unless it is already queued; returns whether it was appended.
     @discardableResult
     public mutating func append(_ element: Element) -> Bool {
-        guard members.insert(element).inserted else { return false }
+        guard members.insert(JSONIdentityKey(element)).inserted else { return false }
         storage.append(element)
         return true
     }
@@ -31,8 +33,8 @@ public struct OrderedQueue<Element: Hashable & Codable>: Equatable, Codable, Seq
     /// Removes `element` if queued; returns whether it was.
     @discardableResult
     public mutating func remove(_ element: Element) -> Bool {
-        guard members.remove(element) != nil else { return false }
-        guard let index = storage[head...].firstIndex(of: element) else { return false }
+        guard members.remove(JSONIdentityKey(element)) != nil else { return false }
+        guard let index = storage[head...].firstIndex(where: { JSONIdentity.same($0, element) }) else { return false }
         // Shift the elements before it one place right and advance the head: cheap
         // when the element is near the front, as running downloads are.
         var position = index
@@ -50,7 +52,7 @@ public struct OrderedQueue<Element: Hashable & Codable>: Equatable, Codable, Seq
 
     public func makeIterator() -> ArraySlice<Element>.Iterator { elements.makeIterator() }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements.elementsEqual(rhs.elements) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements.elementsEqual(rhs.elements, by: JSONIdentity.same) }
 
     public init(from decoder: Decoder) throws {
         self.init(try [Element](from: decoder))
