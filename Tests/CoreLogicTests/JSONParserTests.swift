@@ -44,7 +44,7 @@ final class JSONParserTests: XCTestCase {
         assertAccepts(" true ", .bool(true))
         assertAccepts("false", .bool(false))
         assertAccepts("0", .int(0))
-        assertAccepts("-0", .int(0))
+        assertAccepts("-0", .double(-0.0))
         assertAccepts("-0.0", .double(-0.0))
         assertAccepts("12", .int(12))
         assertAccepts("1.5", .double(1.5))

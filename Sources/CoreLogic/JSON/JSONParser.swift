@@ -407,6 +407,8 @@ struct _Parser {
         }
         if isInteger && !overflow {
             if negative {
+                // `-0` keeps its sign for a Double field; integer fields read it as 0.
+                if mantissa == 0 { return .double(-0.0) }
                 if mantissa <= UInt64(Int64.max) { return .int(-Int64(mantissa)) }
                 if mantissa == UInt64(Int64.max) + 1 { return .int(Int64.min) }
             } else {

@@ -4,7 +4,8 @@
 /// the same key twice (duplicates are a parse error). Numbers keep their kind:
 /// an integer literal (no fraction, no exponent) that fits `Int64` is `.int`, one
 /// above `Int64.max` that fits `UInt64` is `.uint`, anything else is `.double`.
-/// The literal `-0` parses as `.int(0)`.
+/// The literal `-0` parses as `.double(-0.0)`, so a `Double` field keeps its sign (an
+/// integer field still reads it as 0).
 ///
 /// Equality is structural and strict: `.int(1)` is not equal to `.double(1)`, and
 /// objects compare their pairs in order.
