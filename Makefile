@@ -143,3 +143,24 @@ fuzz:
 	@mkdir -p .build/fuzz/corpus .build/fuzz/crashes
 	ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/InputFuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=0 \
 	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus
+
+# ------------------------------------------------------------------------------
+# The contract on its error paths (include/corelogic.h: "non-OK leaves the system as it
+# was", "acknowledged is never lost"): queued inputs whose record fails, free releasing
+# the journal, replaced directories, JSON identity (contract_test, under valgrind); inputs
+# at and over the limits (limits_test: 16 MiB inputs, too slow for valgrind); injected
+# disk faults, crashes during checkpoints and out of memory (fault_test: it interposes
+# write/fsync/rename/malloc, which valgrind would replace).
+# ------------------------------------------------------------------------------
+.PHONY: test-contract
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-contract
+
+test-contract: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -pthread Tests/c/contract_test.c -o $(C_OUT)/contract_test $(C_LINK)
+	$(CHECKED) $(C_OUT)/contract_test
+	$(CC) $(CFLAGS) -pthread Tests/c/limits_test.c -o $(C_OUT)/limits_test $(C_LINK)
+	$(C_OUT)/limits_test
+	$(CC) $(CFLAGS) -pthread -rdynamic Tests/c/fault_test.c -o $(C_OUT)/fault_test $(C_LINK)
+	$(C_OUT)/fault_test

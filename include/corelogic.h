@@ -13,7 +13,9 @@
  *  - Status: every function that can fail returns an int status: CORELOGIC_OK (0),
  *    CORELOGIC_STALE (1), or a negative CORELOGIC_ERR_*. On any status other than OK,
  *    corelogic_last_error() says what went wrong and where, and the system is exactly
- *    as it was before the call.
+ *    as it was before the call: state, running effects and journal. The one exception
+ *    is CORELOGIC_ERR_NOMEM from send/deliver/complete, see there. Conversely, once a
+ *    call has applied its input it returns OK (see "Inputs queued by handlers").
  *  - Ownership: every `char *` the library returns through an out-parameter is
  *    malloc'd, NUL-terminated UTF-8, owned by the caller, and freed with
  *    corelogic_free(). On failure, out-parameters are set to NULL (0 for handles).
@@ -23,7 +25,17 @@
  *  - Input strings are NUL-terminated UTF-8 JSON (RFC 8259, strict); the first NUL
  *    byte ends the input (JSON text never needs a raw NUL: write \u0000). Events use
  *    the externally tagged form {"case": {"label": value}}; a case without payload
- *    may also be sent as the bare string "case".
+ *    may also be sent as the bare string "case". Every input (an event to send or
+ *    deliver, from the host or from a handler, and a state to corelogic_system_new) is
+ *    held to the same limits, checked before anything else: at most 16 MiB
+ *    (16777216 bytes) and 128 levels of nesting; over either is CORELOGIC_ERR_JSON,
+ *    even for a payload-less case or an effect that is no longer running.
+ *  - JSON identity: values that cross the boundary are compared as JSON, never with
+ *    Unicode equivalence. Two requests are the same effect if and only if their JSON is
+ *    identical byte for byte (after the library's compact encoding): "caf\u00e9" and
+ *    "cafe\u0301" are two requests (two URLs), and so are 0.0 and -0.0. Features
+ *    compare the strings a host sends (URLs, ids, typed text) the same way. A number's
+ *    sign is kept: -0 sent into a floating-point field reads back as -0.0.
  *  - Handles: corelogic_system is an opaque 64-bit handle; 0 is never valid. A freed
  *    or never-created handle returns CORELOGIC_ERR_HANDLE, never undefined behaviour:
  *    double free and use after free are detected.
@@ -67,7 +79,10 @@ extern "C" {
  * never started). The input was dropped: nothing changed, nothing was journaled, and
  * the event never reached the reducer. Not an error: late results are normal. */
 #define CORELOGIC_STALE 1
-/* Not valid JSON, invalid UTF-8, nested deeper than 128 levels, or over 16 MiB. */
+/* Not valid JSON (including an object with the same key twice, which this library
+ * rejects by design: RFC 8259 leaves its meaning open), invalid UTF-8, nested deeper
+ * than 128 levels, or over 16 MiB. Also an event whose journal record would exceed
+ * what a restore reads back. */
 #define CORELOGIC_ERR_JSON (-1)
 /* Valid JSON that is not this feature's event or state. The message names the JSON
  * path ("$.queryChanged.text") and, for an unknown case, the valid cases. */
@@ -78,10 +93,16 @@ extern "C" {
 #define CORELOGIC_ERR_HANDLE (-4)
 /* Any other invalid argument, e.g. a NULL pointer where one is required. */
 #define CORELOGIC_ERR_ARG (-5)
-/* A file-system error (journal, snapshot). */
+/* A file-system error (journal, snapshot). The message names the file and the
+ * system's reason (errno's text, e.g. "No space left on device"). */
 #define CORELOGIC_ERR_IO (-6)
 /* Snapshot or journal content that cannot be used. */
 #define CORELOGIC_ERR_CORRUPT (-7)
+/* Memory for a result could not be allocated. Nothing changed, except from send,
+ * deliver and complete when the input was already applied and only the copy of its
+ * batch failed: then the message says so ("input applied") and the host reads the
+ * state and effects with corelogic_system_state() and corelogic_system_effects(). */
+#define CORELOGIC_ERR_NOMEM (-8)
 
 /* ------------------------------------------------------------------------------
  * Library
@@ -138,9 +159,13 @@ int corelogic_system_new(const char *feature, const char *state_json,
                          corelogic_system *out_system, char **out_batch);
 
 /* Frees a system. Its running effects are simply forgotten (the host stops them).
+ * If the system journals, free does what corelogic_system_close_journal() does, and
+ * has done it when free returns: pending records are synced and the directory is
+ * released, so a restore of it may follow at once.
  * Safe from inside a handler of the same system: the handle is invalid at once, no
- * more handlers of it are called, queued inputs are discarded, and the call that is
- * running finishes its step and returns.
+ * more handlers of it are called, queued inputs are discarded (never applied, never
+ * journaled), the journal is closed at once, and the call that is running finishes its
+ * step and returns.
  * From another thread while a call on the system is running: the handle is invalid
  * at once (new calls get ERR_HANDLE) and corelogic_system_free waits until the
  * running call returns. When it returns, no handler of the system runs any more, so
@@ -157,13 +182,27 @@ int corelogic_system_free(corelogic_system system);
  * with the state after the last step and the commands of every step the call ran, in
  * order (within a step: all cancels, then all starts).
  *
- * Called from inside a handler of this system (on the thread that is running it), the
- * event is queued and applied after the current step, before the outer call returns;
- * the inner call returns OK at once and its batch (if asked for) has "steps":0 and the
- * state as it is now. The reducer never runs re-entrantly.
+ * Inputs queued by handlers: called from inside a handler of this system (on the
+ * thread that is running it), the event is checked (JSON, schema, limits) and queued,
+ * and the inner call returns OK at once: OK there means *queued*, not yet applied; its
+ * batch (if asked for) has "steps":0 and the state as it is now. The queued input runs
+ * after the current step, before the outer call returns; the reducer never runs
+ * re-entrantly. When its turn comes a queued input is applied, or dropped without
+ * reaching the reducer: a deliver or complete whose effect is no longer running is
+ * dropped silently (as STALE would be), and an input whose journal record cannot be
+ * written is dropped and reported in the outer call's batch:
+ *   {"state":...,"effects":[...],"steps":2,"dropped":[{"input":{"send":{...}},
+ *    "status":"CORELOGIC_ERR_IO","error":"cannot write ...: No space left on device"}]}
+ * "input" has the journal's shape ({"send":event}, {"deliver":{"effect":4,"event":
+ * ...}} or {"complete":{"effect":4}}). The outer call's status is about its own input
+ * only: once that input is journaled and applied (its effects started), the call
+ * returns OK with its batch, whatever happens to the inputs queued behind it. "dropped"
+ * appears only when something was dropped; a host that journals and queues inputs
+ * from handlers should ask for the batch to see it.
  *
- * Returns OK; ERR_JSON, ERR_SCHEMA for a bad event (state unchanged); ERR_HANDLE;
- * ERR_ARG if event_json is NULL. */
+ * Returns OK; ERR_JSON, ERR_SCHEMA for a bad event (state unchanged); ERR_IO if the
+ * input's journal record cannot be written (state unchanged); ERR_HANDLE; ERR_ARG if
+ * event_json is NULL; ERR_NOMEM. */
 int corelogic_system_send(corelogic_system system, const char *event_json, char **out_batch);
 
 /* Delivers an event produced by the running effect `effect_id`. Like send(), but if
@@ -171,7 +210,7 @@ int corelogic_system_send(corelogic_system system, const char *event_json, char 
  * dropped and CORELOGIC_STALE is returned: a stale result never reaches the reducer.
  * From inside a handler: queued, and dropped later if an earlier queued input cancels
  * the effect first.
- * Returns OK, STALE, ERR_JSON, ERR_SCHEMA, ERR_HANDLE, ERR_ARG. */
+ * Returns OK, STALE, ERR_JSON, ERR_SCHEMA, ERR_IO (journal), ERR_HANDLE, ERR_ARG, ERR_NOMEM. */
 int corelogic_system_deliver(corelogic_system system, uint64_t effect_id,
                              const char *event_json, char **out_batch);
 
@@ -182,7 +221,7 @@ int corelogic_system_deliver(corelogic_system system, uint64_t effect_id,
  * already made the state drop its request, the batch of that deliver holds
  * {"cancel":id} and complete() then returns STALE: harmless, and a host may simply
  * skip complete() for an effect it was told to cancel.
- * Returns OK, STALE (not running), ERR_HANDLE. */
+ * Returns OK, STALE (not running), ERR_IO (journal), ERR_HANDLE, ERR_NOMEM. */
 int corelogic_system_complete(corelogic_system system, uint64_t effect_id, char **out_batch);
 
 /* The current state as JSON in `*out_json` (free with corelogic_free).
@@ -242,8 +281,18 @@ int corelogic_system_on_state(corelogic_system system, corelogic_state_fn handle
  *
  *  - What is journaled: every accepted input (send, deliver, complete), before the
  *    call that made it returns OK. STALE inputs and inputs that fail (bad JSON, I/O
- *    error) are never written. If a record cannot be written, the input is rejected
- *    with CORELOGIC_ERR_IO and the system is unchanged.
+ *    error) are never written. If a record cannot be written (or, in EVERY_INPUT
+ *    mode, synced), the part that reached the file is taken back, the input is
+ *    rejected with CORELOGIC_ERR_IO and the system is unchanged; an input a handler
+ *    queued is dropped instead (see corelogic_system_send).
+ *  - Whatever is acknowledged can be restored: an event is accepted only if its record
+ *    reads back (the 16 MiB / depth-128 input limits apply to the event; a restore
+ *    reads records with room for the record around it), and snapshots have no size
+ *    cap, since a state may grow past 16 MiB through many small inputs.
+ *  - The directory must stay where it was: if it is deleted, moved or replaced while a
+ *    journal is open, every input is rejected with CORELOGIC_ERR_IO (nothing is
+ *    written to a file nobody can restore), until a checkpoint takes the directory now
+ *    at that path (free, and holding no other journal) or the journal is closed.
  *  - Process crash (SIGKILL, abort, power kept): an input acknowledged with OK is never
  *    lost, in either durability mode: its record was handed to the kernel (write())
  *    before OK. At most one input that was written but not yet acknowledged may also
@@ -293,9 +342,12 @@ int corelogic_system_open_journal(corelogic_system system, const char *directory
  * directory that restores to the same state. Also the way to make a journal usable
  * again after an I/O error rejected an input.
  * May be called from inside a handler of the system.
+ * If the directory was replaced since the journal locked it, the checkpoint takes the
+ * new one (its lock, then a fresh snapshot and segment) when no other journal holds it
+ * and it holds no snapshot or journal; otherwise ERR_IO.
  * Returns OK; ERR_ARG (the system has no journal); ERR_IO (the previous snapshot and
- * journal stay valid; if the snapshot was written but the new segment could not be,
- * inputs are rejected with ERR_IO until a checkpoint succeeds); ERR_HANDLE. */
+ * journal stay valid; if the snapshot was replaced but the new segment could not be
+ * started, inputs are rejected with ERR_IO until a checkpoint succeeds); ERR_HANDLE. */
 int corelogic_system_checkpoint(corelogic_system system);
 
 /* Forces the journal's written records to stable storage now (fsync). Useful in

@@ -11,6 +11,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The check every test program counts with: a failed check prints where, what and the
+ * library's last error, and the program ends with "<name>: N passed, N failed". */
+static int passed, failed;
+#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
+static __attribute__((unused)) void check(int ok, const char *what, const char *file, int line) {
+    if (ok) { passed++; return; }
+    failed++;
+    fprintf(stderr, "FAIL %s:%d: %s (last error: %s)\n", file, line, what, corelogic_last_error());
+}
+
+static __attribute__((unused)) int contains(const char *haystack, const char *needle) {
+    return haystack != NULL && strstr(haystack, needle) != NULL;
+}
+
 /* Reads a whole file; *size receives its length. Caller frees. NULL if unreadable. */
 static char *read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
@@ -160,6 +174,77 @@ static __attribute__((unused)) int write_sealed_line(const char *path, const cha
     char line[8192];
     snprintf(line, sizeof line, "%s,\"crc32\":\"%08x\"}\n", body, crc32_of(body, strlen(body)));
     return write_file(path, line, strlen(line));
+}
+
+/* The directory each test program works in (mkdtemp'd by main) and paths inside it. */
+static char root[256];
+
+static __attribute__((unused)) char *path_in(const char *name) {
+    static char paths[8][512];
+    static int next;
+    char *out = paths[next++ % 8];
+    snprintf(out, 512, "%s/%s", root, name);
+    return out;
+}
+
+static __attribute__((unused)) char *state_json(corelogic_system s) {
+    char *json = NULL;
+    return corelogic_system_state(s, &json) == CORELOGIC_OK ? json : strdup("<no state>");
+}
+
+/* Sends `event` and returns the status; the batch's highest start id raises *max_id. */
+static __attribute__((unused)) int send_tracking(corelogic_system s, const char *event, unsigned long long *max_id) {
+    char *batch = NULL;
+    int rc = corelogic_system_send(s, event, &batch);
+    unsigned long long low, high;
+    start_id_range(batch, &low, &high);
+    if (max_id && high > *max_id) *max_id = high;
+    corelogic_free(batch);
+    return rc;
+}
+
+/* Restores `dir` and checks that the state equals `expected_state` and that the restore
+ * batch starts exactly what a fresh system of that state starts, with ids above
+ * `max_id_before`. Returns the system (caller frees) or 0. */
+static __attribute__((unused)) corelogic_system restore_and_check(const char *feature, const char *dir, const char *expected_state,
+                                          unsigned long long max_id_before, char **report_out) {
+    corelogic_system s = 0;
+    char *report = NULL, *batch = NULL;
+    int rc = corelogic_system_restore(feature, dir, &s, &report, &batch);
+    CHECK(rc == CORELOGIC_OK);
+    if (rc != CORELOGIC_OK) return 0;
+    char *state = state_of_batch(batch);
+    CHECK(expected_state == NULL || strcmp(state, expected_state) == 0);
+    if (expected_state && strcmp(state, expected_state) != 0)
+        fprintf(stderr, "  restored %s\n  expected %s\n", state, expected_state);
+    if (strlen(state) <= (16u << 20)) {
+        corelogic_system fresh = 0;
+        char *fresh_batch = NULL;
+        CHECK(corelogic_system_new(feature, state, &fresh, &fresh_batch) == CORELOGIC_OK);
+        char *a = effects_without_ids(batch), *b = effects_without_ids(fresh_batch);
+        CHECK(strcmp(a, b) == 0);
+        free(a);
+        free(b);
+        corelogic_free(fresh_batch);
+        corelogic_system_free(fresh);
+    } else {
+        /* A state past the 16 MiB input limit (grown by many inputs) cannot be given to
+         * corelogic_system_new: the batch starts exactly the effects now running. */
+        char *effects = NULL;
+        CHECK(corelogic_system_effects(s, &effects) == CORELOGIC_OK);
+        int starts = 0, running = 0;
+        for (const char *p = strstr(batch, "{\"start\":"); p; p = strstr(p + 1, "{\"start\":")) starts++;
+        for (const char *p = strstr(effects, "{\"id\":"); p; p = strstr(p + 1, "{\"id\":")) running++;
+        CHECK(starts == running);
+        corelogic_free(effects);
+    }
+    unsigned long long low, high;
+    start_id_range(batch, &low, &high);
+    CHECK(low == 0 || low > max_id_before);
+    free(state);
+    corelogic_free(batch);
+    if (report_out) *report_out = report; else corelogic_free(report);
+    return s;
 }
 
 #endif

@@ -1,0 +1,326 @@
+/* The header's two loudest promises on their error paths (include/corelogic.h,
+ * "Conventions" and "Persistence"): a status other than OK leaves the system exactly as
+ * it was, and an input acknowledged with OK is never lost. Small inputs only, so it runs
+ * under valgrind; the size limits are in limits_test.c, injected disk faults in
+ * fault_test.c.
+ * Ends with "contract: N passed, N failed"; exit status 1 on any failure. */
+#include "persist_util.h"
+#include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static off_t file_size(const char *path) {
+    struct stat info;
+    return stat(path, &info) == 0 ? info.st_size : -1;
+}
+
+/* ---- An input a handler queued whose record cannot be written ------------------ */
+
+static corelogic_system queuing;
+static int queue_once;
+static int queued_status;
+static void queue_increment(void *context, const char *state) {
+    (void)context;
+    (void)state;
+    if (!queue_once) return;
+    queue_once = 0;
+    queued_status = corelogic_system_send(queuing, "\"increment\"", NULL);
+}
+
+/* The outer call's input is journaled and applied; the input its handler queued cannot
+ * be written (the file size limit leaves room for one record only). The outer call
+ * returns OK with its batch, the batch reports the dropped input, and the dropped input
+ * was never applied: the live state, a restore and a retry all agree. */
+static void test_queued_input_whose_record_fails(int with_batch) {
+    const char *dir = path_in(with_batch ? "queued-pull" : "queued-push");
+    CHECK(corelogic_system_new("counter", NULL, &queuing, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(queuing, dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
+    CHECK(corelogic_system_on_state(queuing, queue_increment, NULL) == CORELOGIC_OK);
+    char segment[600];
+    CHECK(last_segment(dir, segment, sizeof segment) == 0);
+    off_t empty = file_size(segment);
+    CHECK(corelogic_system_send(queuing, "\"increment\"", NULL) == CORELOGIC_OK);
+    off_t one_record = file_size(segment) - empty; /* seq 1; seq 2 has as many digits */
+
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, limited;
+    getrlimit(RLIMIT_FSIZE, &old);
+    limited = old;
+    limited.rlim_cur = (rlim_t)(file_size(segment) + one_record + 5);
+    CHECK(setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    queue_once = 1;
+    queued_status = -100;
+    char *batch = NULL;
+    int rc = corelogic_system_send(queuing, "\"increment\"", with_batch ? &batch : NULL);
+    setrlimit(RLIMIT_FSIZE, &old);
+
+    CHECK(rc == CORELOGIC_OK);
+    CHECK(queued_status == CORELOGIC_OK); /* OK from a handler means queued */
+    if (with_batch) {
+        CHECK(contains(batch, "{\"state\":{\"count\":2},"));
+        CHECK(contains(batch, "\"steps\":1,\"dropped\":[{\"input\":{\"send\":{\"increment\":{}}},\"status\":\"CORELOGIC_ERR_IO\",\"error\":\"cannot write "));
+        CHECK(contains(batch, "File too large"));
+    } else {
+        CHECK(batch == NULL);
+    }
+    corelogic_free(batch);
+    char *state = state_json(queuing);
+    CHECK(strcmp(state, "{\"count\":2}") == 0);
+    free(state);
+    /* The segment holds exactly the two acknowledged records, nothing of the dropped one. */
+    CHECK(file_size(segment) == empty + 2 * one_record);
+    /* A retry of the dropped input is applied once. */
+    CHECK(corelogic_system_send(queuing, "\"increment\"", NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_free(queuing) == CORELOGIC_OK);
+    char *report = NULL;
+    corelogic_system s = restore_and_check("counter", dir, "{\"count\":3}", 0, &report);
+    CHECK(contains(report, "\"seq\":3,\"replayed\":3,"));
+    corelogic_free(report);
+    corelogic_system_free(s);
+}
+
+/* The outer call's own record fails: ERR_IO, nothing applied, no handler ran. */
+static void test_outer_record_fails_first(void) {
+    const char *dir = path_in("outer-fails");
+    CHECK(corelogic_system_new("counter", NULL, &queuing, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(queuing, dir, CORELOGIC_DURABILITY_INTERVAL) == CORELOGIC_OK);
+    CHECK(corelogic_system_on_state(queuing, queue_increment, NULL) == CORELOGIC_OK);
+    char segment[600];
+    CHECK(last_segment(dir, segment, sizeof segment) == 0);
+    off_t before = file_size(segment);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, limited;
+    getrlimit(RLIMIT_FSIZE, &old);
+    limited = old;
+    limited.rlim_cur = (rlim_t)before + 5;
+    CHECK(setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    queue_once = 1;
+    char *batch = (char *)1;
+    CHECK(corelogic_system_send(queuing, "\"increment\"", &batch) == CORELOGIC_ERR_IO);
+    setrlimit(RLIMIT_FSIZE, &old);
+    CHECK(batch == NULL);
+    CHECK(queue_once == 1); /* no step ran, so no handler */
+    CHECK(file_size(segment) == before);
+    char *state = state_json(queuing);
+    CHECK(strcmp(state, "{\"count\":0}") == 0);
+    free(state);
+    queue_once = 0;
+    corelogic_system_free(queuing);
+}
+
+/* ---- free releases the journal before it returns --------------------------------- */
+
+static corelogic_system freeing;
+static const char *freeing_dir;
+static int restore_after_free = -100;
+static void free_then_restore(void *context, const char *state) {
+    (void)context;
+    (void)state;
+    if (corelogic_system_free(freeing) != CORELOGIC_OK) return;
+    corelogic_system restored = 0;
+    restore_after_free = corelogic_system_restore("counter", freeing_dir, &restored, NULL, NULL);
+    corelogic_system_free(restored);
+}
+
+/* Free from inside a handler: when free returns, the directory is released. */
+static void test_free_in_handler_releases_directory(void) {
+    freeing_dir = path_in("free-handler");
+    CHECK(corelogic_system_new("counter", NULL, &freeing, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(freeing, freeing_dir, CORELOGIC_DURABILITY_INTERVAL) == CORELOGIC_OK);
+    CHECK(corelogic_system_on_state(freeing, free_then_restore, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(freeing, "\"increment\"", NULL) == CORELOGIC_OK);
+    CHECK(restore_after_free == CORELOGIC_OK);
+    CHECK(corelogic_system_send(freeing, "\"increment\"", NULL) == CORELOGIC_ERR_HANDLE);
+    char *report = NULL;
+    corelogic_system s = restore_and_check("counter", freeing_dir, "{\"count\":1}", 0, &report);
+    corelogic_free(report);
+    corelogic_system_free(s);
+}
+
+static volatile int in_handler;
+static void slow_handler(void *context, const char *state) {
+    (void)context;
+    (void)state;
+    in_handler = 1;
+    struct timespec pause = {0, 30 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+}
+static void *send_slowly(void *arg) {
+    corelogic_system s = *(corelogic_system *)arg;
+    corelogic_system_send(s, "\"increment\"", NULL);
+    return NULL;
+}
+
+/* Free from another thread while a call runs: free waits for the call, and when it
+ * returns the directory is released (a restore succeeds at once, every time). */
+static void test_free_from_another_thread_releases_directory(void) {
+    const char *dir = path_in("free-thread");
+    int restored_ok = 0;
+    for (int round = 0; round < 5; round++) {
+        remove_tree(dir);
+        corelogic_system s = 0;
+        CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
+        CHECK(corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_INTERVAL) == CORELOGIC_OK);
+        CHECK(corelogic_system_on_state(s, slow_handler, NULL) == CORELOGIC_OK);
+        in_handler = 0;
+        pthread_t thread;
+        pthread_create(&thread, NULL, send_slowly, &s);
+        while (!in_handler) {
+            struct timespec pause = {0, 1000 * 1000};
+            nanosleep(&pause, NULL);
+        }
+        CHECK(corelogic_system_free(s) == CORELOGIC_OK);
+        corelogic_system r = 0;
+        int rc = corelogic_system_restore("counter", dir, &r, NULL, NULL);
+        if (rc == CORELOGIC_OK) restored_ok++;
+        else fprintf(stderr, "  restore right after free: %s\n", corelogic_last_error());
+        char *state = state_json(r);
+        CHECK(rc != CORELOGIC_OK || strcmp(state, "{\"count\":1}") == 0);
+        free(state);
+        corelogic_system_free(r);
+        pthread_join(thread, NULL);
+    }
+    CHECK(restored_ok == 5);
+}
+
+/* ---- A journal directory deleted and re-created ----------------------------------- */
+
+static void test_directory_replaced(void) {
+    const char *dir = path_in("replaced");
+    corelogic_system s = 0;
+    CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    remove_tree(dir);
+    CHECK(mkdir(dir, 0755) == 0);
+    /* Nothing is acknowledged into a file no restore can find. */
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_ERR_IO);
+    CHECK(contains(corelogic_last_error(), "removed or replaced"));
+    char *state = state_json(s);
+    CHECK(strcmp(state, "{\"count\":1}") == 0);
+    free(state);
+    /* Another system holds the new directory: the checkpoint cannot take it. */
+    corelogic_system other = 0;
+    CHECK(corelogic_system_restore("counter", dir, &other, NULL, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_checkpoint(s) == CORELOGIC_ERR_IO);
+    CHECK(contains(corelogic_last_error(), "in use"));
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_ERR_IO);
+    CHECK(corelogic_system_free(other) == CORELOGIC_OK);
+    /* It holds the other system's journal now: still not ours to take. */
+    CHECK(corelogic_system_checkpoint(s) == CORELOGIC_ERR_IO);
+    remove_tree(dir);
+    CHECK(mkdir(dir, 0755) == 0);
+    /* Free and empty: the checkpoint takes it, and journaling goes on there. */
+    CHECK(corelogic_system_checkpoint(s) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    corelogic_system blocked = 0;
+    CHECK(corelogic_system_restore("counter", dir, &blocked, NULL, NULL) == CORELOGIC_ERR_IO);
+    CHECK(corelogic_system_free(s) == CORELOGIC_OK);
+    char *report = NULL;
+    corelogic_system r = restore_and_check("counter", dir, "{\"count\":2}", 0, &report);
+    corelogic_free(report);
+    corelogic_system_free(r);
+}
+
+/* A directory moved away: same rule (the path now names nothing). */
+static void test_directory_moved(void) {
+    const char *dir = path_in("moved"), *away = path_in("moved-away");
+    corelogic_system s = 0;
+    CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_INTERVAL) == CORELOGIC_OK);
+    CHECK(rename(dir, away) == 0);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_ERR_IO);
+    CHECK(corelogic_system_close_journal(s) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    corelogic_system_free(s);
+    remove_tree(away);
+}
+
+/* ---- JSON identity: requests and host strings ------------------------------------- */
+
+/* Two URLs that differ only in Unicode normalization are two downloads. */
+static void test_requests_are_json_identical_or_different(void) {
+    corelogic_system s = 0;
+    char *batch = NULL;
+    CHECK(corelogic_system_new("downloads", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "{\"enqueue\":{\"url\":\"caf\\u00e9\"}}", &batch) == CORELOGIC_OK);
+    CHECK(contains(batch, "{\"start\":{\"id\":1,\"feedback\":\"download\",\"request\":{\"url\":\"caf\xc3\xa9\"}}}"));
+    corelogic_free(batch);
+    CHECK(corelogic_system_send(s, "{\"enqueue\":{\"url\":\"cafe\\u0301\"}}", &batch) == CORELOGIC_OK);
+    CHECK(contains(batch, "{\"start\":{\"id\":2,\"feedback\":\"download\",\"request\":{\"url\":\"cafe\xcc\x81\"}}}"));
+    CHECK(contains(batch, "\"pending\":[\"caf\xc3\xa9\",\"cafe\xcc\x81\"]"));
+    corelogic_free(batch);
+    /* The same bytes again: a duplicate, ignored. */
+    CHECK(corelogic_system_send(s, "{\"enqueue\":{\"url\":\"cafe\\u0301\"}}", &batch) == CORELOGIC_OK);
+    CHECK(contains(batch, "\"effects\":[]"));
+    corelogic_free(batch);
+    /* Finishing one finishes that one only. */
+    CHECK(corelogic_system_deliver(s, 2, "{\"finished\":{\"url\":\"cafe\\u0301\"}}", &batch) == CORELOGIC_OK);
+    CHECK(contains(batch, "\"pending\":[\"caf\xc3\xa9\"],\"finished\":[\"cafe\xcc\x81\"]"));
+    corelogic_free(batch);
+    corelogic_system_free(s);
+
+    /* Typed text that changes from é to e + combining accent starts a new debounce. */
+    CHECK(corelogic_system_new("typeahead", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "{\"textChanged\":{\"text\":\"\\u00e9\"}}", &batch) == CORELOGIC_OK);
+    CHECK(contains(batch, "{\"start\":{\"id\":1,\"feedback\":\"debounce\""));
+    corelogic_free(batch);
+    CHECK(corelogic_system_send(s, "{\"textChanged\":{\"text\":\"e\\u0301\"}}", &batch) == CORELOGIC_OK);
+    CHECK(contains(batch, "\"effects\":[{\"cancel\":1},{\"start\":{\"id\":2,\"feedback\":\"debounce\""));
+    corelogic_free(batch);
+    /* The first timer's late answer is stale; the second's text is the query. */
+    CHECK(corelogic_system_deliver(s, 1, "{\"debounceElapsed\":{\"text\":\"\\u00e9\"}}", NULL) == CORELOGIC_STALE);
+    CHECK(corelogic_system_deliver(s, 2, "{\"debounceElapsed\":{\"text\":\"e\\u0301\"}}", &batch) == CORELOGIC_OK);
+    CHECK(contains(batch, "\"feedback\":\"search\",\"request\":{\"query\":\"e\xcc\x81\"}"));
+    corelogic_free(batch);
+    /* Results for the other spelling are not this query's. */
+    CHECK(corelogic_system_deliver(s, 3, "{\"resultsLoaded\":{\"query\":\"\\u00e9\",\"matches\":[]}}", &batch) == CORELOGIC_OK);
+    CHECK(!contains(batch, "\"resultsQuery\""));
+    corelogic_free(batch);
+    corelogic_system_free(s);
+}
+
+/* ---- Small ones ------------------------------------------------------------------- */
+
+static void test_negative_zero_and_duplicate_keys(void) {
+    corelogic_system s = 0;
+    char *state = NULL;
+    CHECK(corelogic_system_new("search", "{\"query\":\"\",\"items\":[],\"shouldLoadNextPage\":false,"
+                               "\"lastError\":{\"rateLimited\":{\"retryAfter\":-0}}}", &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_state(s, &state) == CORELOGIC_OK);
+    CHECK(contains(state, "{\"rateLimited\":{\"retryAfter\":-0.0}}"));
+    corelogic_free(state);
+    corelogic_system_free(s);
+    /* An integer field reads -0 as 0. */
+    CHECK(corelogic_system_new("counter", "{\"count\":-0}", &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_state(s, &state) == CORELOGIC_OK);
+    CHECK(contains(state, "{\"count\":0}"));
+    corelogic_free(state);
+    /* Duplicate keys are rejected (ERR_JSON), as the header says. */
+    char *batch = (char *)1;
+    CHECK(corelogic_system_send(s, "{\"increment\":{},\"increment\":{}}", &batch) == CORELOGIC_ERR_JSON);
+    CHECK(batch == NULL);
+    CHECK(contains(corelogic_last_error(), "duplicate"));
+    corelogic_system_free(s);
+}
+
+int main(void) {
+    snprintf(root, sizeof root, "/tmp/corelogic-contract-XXXXXX");
+    if (!mkdtemp(root)) { perror("mkdtemp"); return 1; }
+    test_queued_input_whose_record_fails(1);
+    test_queued_input_whose_record_fails(0);
+    test_outer_record_fails_first();
+    test_free_in_handler_releases_directory();
+    test_free_from_another_thread_releases_directory();
+    test_directory_replaced();
+    test_directory_moved();
+    test_requests_are_json_identical_or_different();
+    test_negative_zero_and_duplicate_keys();
+    const char *names[] = {"queued-pull", "queued-push", "outer-fails", "free-handler", "free-thread",
+                           "replaced", "moved", "moved-away"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
+    rmdir(root);
+    printf("contract: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
