@@ -2,6 +2,8 @@
 
     python3 examples/python/demo.py               # a scripted tour, ~5 s
     python3 examples/python/demo.py --interactive # type queries, scroll with Enter
+    python3 examples/python/demo.py --journal DIR # journal every input; after a crash
+                                                  # or Ctrl-C, the same command resumes
 
 The business logic (what to load, when to cancel, when to retry) lives in the
 Swift core; this host only performs the effects it asks for: ``loadPage`` is an
@@ -77,13 +79,24 @@ def next_link(link_header: Optional[str]) -> Optional[str]:
     return None
 
 
+def server_relative(url: str) -> str:
+    """``/search/repositories?q=swift&page=2`` for any URL on the server.
+
+    The state is journaled and may be restored by a later run talking to a
+    server on another port: it must not hold what changes between runs. So the
+    host hands the core paths relative to the server, and resolves them
+    against the current server only when it performs a request."""
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
 def install_effects(runner: corelogic.AsyncRunner, base_url: str) -> None:
     """Register the search feature's effect handlers on ``runner``."""
 
     @runner.effect("loadPage")
     async def load_page(request: Dict[str, Any]) -> Dict[str, Any]:
-        # The core hands out the relative first-page URL and, after that, the
-        # absolute URLs of the server's Link headers: urljoin takes both.
+        # Every URL in the state is relative to the server (see server_relative):
+        # resolved here, against the server of this run.
         status, headers, body = await http_get(urljoin(base_url, request["url"]))
         if status in (403, 429):
             retry_after = float(headers.get("retry-after", "1"))
@@ -94,7 +107,7 @@ def install_effects(runner: corelogic.AsyncRunner, base_url: str) -> None:
         loaded: Dict[str, Any] = {"items": page["items"]}
         url = next_link(headers.get("link"))
         if url is not None:
-            loaded["nextURL"] = url
+            loaded["nextURL"] = server_relative(url)
         return {"pageLoaded": loaded}
 
     @runner.effect("retryTimer")
@@ -416,6 +429,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"demo: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        # Ctrl-C: every acknowledged input is in the journal already.
+        if args.journal:
+            print(f"\ninterrupted; resume with: python3 {sys.argv[0]} --journal {args.journal}", flush=True)
+        else:
+            print("\ninterrupted", flush=True)
         return 130
     except BrokenPipeError:  # e.g. `demo.py | head`: the reader has seen enough
         sys.stdout = open(os.devnull, "w")

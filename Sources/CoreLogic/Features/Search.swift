@@ -34,8 +34,11 @@ public enum Search: Feature {
         public var query: String
         /// The results of every page loaded for `query`, in order.
         public var items: [Repository]
-        /// The URL of the next page, relative to the API base or absolute; nil when
-        /// there is none (no query, or the last page was loaded).
+        /// The URL of the next page, relative to the API base; nil when there is none
+        /// (no query, or the last page was loaded). The state is journaled and restored
+        /// by later runs, so it must not hold what changes between runs: a host turns
+        /// the server's absolute next-page links into paths relative to the server
+        /// before delivering them, and resolves them against its current server.
         public var nextURL: String?
         /// Whether the next page should be loading now.
         public var shouldLoadNextPage: Bool

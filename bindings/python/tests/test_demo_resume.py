@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 import corelogic
 from conftest import REPOSITORY
 
@@ -65,3 +67,74 @@ def test_the_resumed_demo_finishes_the_restarted_load(tmp_path, library):
     assert "resume" in output and "1 effect(s) to start again" in output, output
     assert "start    #" in output and "loadPage q=swift page 1" in output, output
     assert "items=10 loading=no" in output, output
+
+
+def run_until(process, predicate, timeout=60):
+    """Reads the demo's output until a line satisfies ``predicate``; returns the lines."""
+    lines = []
+    deadline = time.monotonic() + timeout
+    for line in process.stdout:
+        lines.append(line)
+        if predicate(line, lines):
+            return lines
+        assert time.monotonic() < deadline, "".join(lines)
+    raise AssertionError("the demo ended first:\n" + "".join(lines))
+
+
+def pages_arrived(count):
+    """After the ``count``-th time a page was applied and the demo showed the settled
+    state (the tour then scrolls on at once, so the next load is under way)."""
+    def arrived(line, lines):
+        return sum(" state " in seen and "items=0 " not in seen and "loading=no" in seen for seen in lines) >= count
+    return arrived
+
+
+def resume_and_finish(journal, library):
+    resumed = start_demo(journal, library, latency=0.05)
+    output, _ = resumed.communicate(timeout=90)
+    assert resumed.returncode == 0, output
+    assert "resume" in output and "error=-" in output.splitlines()[-1], output
+    return output
+
+
+@pytest.mark.parametrize("pages", [1, 2])
+def test_killed_after_a_page_arrived_the_demo_resumes_on_a_new_server(tmp_path, library, pages):
+    # The natural moment to kill it: after a page arrived. The next run has a server
+    # on another port, so nothing in the journaled state may name the old one.
+    journal = tmp_path / "journal"
+    process = start_demo(journal, library, latency=0.3)
+    try:
+        lines = run_until(process, pages_arrived(pages))
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    assert sum("-> pageLoaded" in line for line in lines) >= pages, "".join(lines)
+
+    with corelogic.System.restore("search", journal, library=library) as restored:
+        state = restored.state
+        assert state["query"] in ("swift", "rust"), state
+        assert state.get("nextURL", "/").startswith("/"), state
+        for started in restored.initial_batch.started:
+            if started["feedback"] == "loadPage":
+                assert started["request"]["url"].startswith("/"), started
+
+    output = resume_and_finish(journal, library)
+    # Resumed and settled: no load failed against the new server.
+    assert "loadFailed" not in output, output
+    assert "loading=no" in output.splitlines()[-1], output
+
+
+def test_ctrl_c_says_how_to_resume_and_the_resume_works(tmp_path, library):
+    journal = tmp_path / "journal"
+    process = start_demo(journal, library, latency=0.3)
+    try:
+        run_until(process, pages_arrived(1))
+        process.send_signal(signal.SIGINT)
+        output, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, output
+    assert f"resume with: python3 {DEMO} --journal {journal}" in output, output
+    resume_and_finish(journal, library)
