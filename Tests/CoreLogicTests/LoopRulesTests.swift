@@ -56,6 +56,33 @@ final class LoopRulesTests: XCTestCase {
         XCTAssertEqual(system.nextEffectID, 1)
     }
 
+    /// The outer call's status is about its own input: once it is applied the call
+    /// succeeds, and a queued input the hook rejects is dropped (never applied) and listed.
+    func testAQueuedInputTheHookRejectsIsDroppedAndReportedAndTheOuterCallSucceeds() throws {
+        struct DiskFull: Error {}
+        let system = System<Probe>()
+        var hooked = 0
+        system.willApply = { _, _ in
+            hooked += 1
+            if hooked == 2 { throw DiskFull() }
+        }
+        var queued = false
+        system.onState = { _ in
+            guard !queued else { return }
+            queued = true
+            _ = try? system.send(.note(text: "queued, rejected"))
+            _ = try? system.send(.note(text: "queued, applied"))
+        }
+        let batch = try XCTUnwrap(try system.send(.note(text: "outer")).batch)
+        XCTAssertEqual(batch.state.log, ["outer", "queued, applied"])
+        XCTAssertEqual(batch.steps, 2)
+        XCTAssertEqual(batch.dropped.count, 1)
+        guard case .send(.note(let text))? = batch.dropped.first?.input else { return XCTFail("\(batch.dropped)") }
+        XCTAssertEqual(text, "queued, rejected")
+        XCTAssertTrue(batch.dropped.first?.error is DiskFull)
+        XCTAssertEqual(system.state.log, ["outer", "queued, applied"])
+    }
+
     func testReentrantCallFromAHandlerIsQueuedAndRunsBeforeTheOuterCallReturns() throws {
         let system = System<Probe>()
         var inner: System<Probe>.Outcome?

@@ -37,6 +37,19 @@ final class PayloadlessEventsTests: XCTestCase {
     }
 }
 
+final class PayloadlessLimitTests: XCTestCase {
+    /// The shortcut enforces the decoder's size limit: over it, the table never answers.
+    func testInputOverTheSizeLimitNeverMatches() {
+        let table = PayloadlessEvents<Counter.Event>()
+        var bytes = Array("\"increment\"".utf8)
+        bytes += [UInt8](repeating: 0x20, count: JSONLimits.default.maxBytes - bytes.count)
+        XCTAssertNotNil(bytes.withUnsafeBytes { table.match($0) })
+        bytes.append(0x20)
+        XCTAssertNil(bytes.withUnsafeBytes { table.match($0) })
+        XCTAssertThrowsError(try JSONCoding.decode(Counter.Event.self, from: bytes))
+    }
+}
+
 extension PayloadlessEvents {
     func match(_ text: String) -> Event? {
         Array(text.utf8).withUnsafeBytes { match($0) }
