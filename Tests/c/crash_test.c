@@ -25,14 +25,6 @@
 #include <sys/wait.h>
 #include <time.h>
 
-static int passed, failed;
-#define CHECK(cond) check((cond), #cond, __LINE__)
-static void check(int ok, const char *what, int line) {
-    if (ok) { passed++; return; }
-    failed++;
-    fprintf(stderr, "FAIL crash_test.c:%d: %s (last error: %s)\n", line, what, corelogic_last_error());
-}
-
 static unsigned long long rng_state;
 static unsigned rng(unsigned bound) {
     rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -144,11 +136,6 @@ static int parse_try(const char *line, struct input *in) {
 static void apply_to_model(corelogic_system model, const struct input *in) {
     if (in->kind == 'c') return;
     CHECK(corelogic_system_send(model, in->event, NULL) == CORELOGIC_OK);
-}
-
-static char *state_json(corelogic_system s) {
-    char *json = NULL;
-    return corelogic_system_state(s, &json) == CORELOGIC_OK ? json : strdup("<no state>");
 }
 
 static double now(void) {
