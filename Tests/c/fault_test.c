@@ -365,6 +365,37 @@ static void test_crash_during_checkpoint(int durability) {
            durability ? "interval" : "every-input", crashes);
 }
 
+/* ---- free syncs before it returns ------------------------------------------------------------ */
+
+static corelogic_system freed_in_handler;
+static int synced_when_free_returned = -1;
+static void free_and_count(void *context, const char *state) {
+    (void)context;
+    (void)state;
+    CHECK(corelogic_system_free(freed_in_handler) == CORELOGIC_OK);
+    synced_when_free_returned = 1000000 - countdown;
+}
+
+/* Interval mode, free from inside a handler: the record of the running call (not yet
+ * synced: the checkpoint synced just before) is synced before free returns, not later
+ * when the call lets go of the system. */
+static void test_free_syncs_before_returning(void) {
+    const char *dir = path_in("free-sync");
+    CHECK(corelogic_system_new("counter", NULL, &freed_in_handler, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(freed_in_handler, dir, CORELOGIC_DURABILITY_INTERVAL) == CORELOGIC_OK);
+    CHECK(corelogic_system_on_state(freed_in_handler, free_and_count, NULL) == CORELOGIC_OK);
+    arm(OP_FDATASYNC, 1000000, FAIL, EIO); /* counts, never fires */
+    CHECK(corelogic_system_send(freed_in_handler, "\"increment\"", NULL) == CORELOGIC_OK);
+    disarm();
+    CHECK(synced_when_free_returned == 1);
+    char *report = NULL;
+    corelogic_system r = restore_and_check("counter", dir, "{\"count\":1}", 0, &report);
+    CHECK(contains(report, "\"seq\":1,"));
+    corelogic_free(report);
+    corelogic_system_free(r);
+    remove_tree(dir);
+}
+
 /* ---- Out of memory -------------------------------------------------------------------------- */
 
 static void test_out_of_memory(void) {
@@ -413,6 +444,7 @@ int main(void) {
         test_checkpoint_faults(durability);
         test_crash_during_checkpoint(durability);
     }
+    test_free_syncs_before_returning();
     test_out_of_memory();
     rmdir(root);
     printf("faults: %d passed, %d failed\n", passed, failed);
