@@ -180,7 +180,9 @@ int corelogic_system_free(corelogic_system system);
  *   {"state":{...},"effects":[{"cancel":3},{"start":{"id":4,"feedback":"loadPage",
  *    "request":{...}}}],"steps":1}
  * with the state after the last step and the commands of every step the call ran, in
- * order (within a step: all cancels, then all starts).
+ * order (within a step: all cancels, then all starts). Every command of a step that
+ * ran is delivered: a request that cannot be written as JSON (a non-finite number,
+ * which JSON input cannot produce: a feature's bug) is written as null.
  *
  * Inputs queued by handlers: called from inside a handler of this system (on the
  * thread that is running it), the event is checked (JSON, schema, limits) and queued,

@@ -15,7 +15,8 @@ enum Restore {
     static func run(_ descriptor: FeatureDescriptor, directory: String) throws -> Result {
         guard !directory.isEmpty else { throw argumentError("directory is empty") }
         guard try FileSystem.isDirectory(directory) else {
-            throw CoreLogicError(.io, "no journal directory \(directory)")
+            let reason = String(cString: strerror(access(directory, F_OK) == 0 ? ENOTDIR : ENOENT))
+            throw CoreLogicError(.io, "no journal directory \(directory): \(reason)")
         }
         let lock = try Journal.lockDirectory(directory)
         let history: History

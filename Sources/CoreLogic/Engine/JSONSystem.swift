@@ -241,7 +241,11 @@ final class JSONFeatureSystem<F: Feature> {
             out.append(contentsOf: #","feedback":"#.utf8)
             JSONWriter.writeString(feedback, into: &out)
             out.append(contentsOf: #","request":"#.utf8)
-            try mapErrors("request") { try encodeOpened(request, into: &out) }
+            // The step that started this effect has run, so the command must reach the
+            // host: a request that cannot be written as JSON (a non-finite number, which
+            // JSON input cannot produce, so a feature's bug) is written as null rather
+            // than failing the call after the change or skipping the command.
+            if (try? encodeOpened(request, into: &out)) == nil { out.append(contentsOf: "null".utf8) }
             out.append(contentsOf: "}}".utf8)
         }
     }
@@ -269,7 +273,8 @@ final class JSONFeatureSystem<F: Feature> {
             out.append(contentsOf: #","feedback":"#.utf8)
             JSONWriter.writeString(effect.feedback, into: &out)
             out.append(contentsOf: #","request":"#.utf8)
-            try Self.mapErrors("request") { try encodeOpened(effect.request, into: &out) }
+            // As in writeCommand: a request that cannot be written as JSON is null.
+            if (try? encodeOpened(effect.request, into: &out)) == nil { out.append(contentsOf: "null".utf8) }
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
@@ -282,8 +287,7 @@ final class JSONFeatureSystem<F: Feature> {
         }
         system.onCommand = { [unowned self] command in
             handlerScratch.removeAll(keepingCapacity: true)
-            // Commands always encode: their requests were encoded when the feedback was
-            // declared Codable; a request that cannot (a non-finite Double) is skipped.
+            // Commands always encode (see writeCommand: a request that cannot is null).
             guard (try? Self.writeCommand(command, into: &handlerScratch)) != nil else { return }
             Self.callWithCString(&handlerScratch, handler)
         }
