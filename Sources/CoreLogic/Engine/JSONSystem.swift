@@ -245,7 +245,7 @@ final class JSONFeatureSystem<F: Feature> {
             out.append(contentsOf: #","dropped":["#.utf8)
             for (index, dropped) in batch.dropped.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeDropped(dropped, into: &out)
+                Self.writeDropped(dropped, into: &out)
             }
             out.append(UInt8(ascii: "]"))
         }

@@ -155,3 +155,36 @@ def test_a_closed_system_raises_handle_errors(library, tmp_path):
         counter.open_journal(tmp_path / "c")
     with pytest.raises(corelogic.HandleError):
         counter.checkpoint()
+
+
+def test_an_input_a_handler_queued_that_cannot_be_journaled_is_reported_in_the_batch(library, tmp_path):
+    # The file size limit leaves room for the outer call's record only: the outer call
+    # succeeds, the queued input is dropped (never applied) and listed in the batch.
+    import resource
+    import signal
+
+    directory = tmp_path / "counter"
+    with corelogic.System("counter", library=library) as system:
+        system.open_journal(directory)
+        empty = segment(directory).stat().st_size
+        system.send("increment")
+        one_record = segment(directory).stat().st_size - empty
+        queued = []
+        system.on_state(lambda state: queued.append(system.send("increment")) if not queued else None)
+        old_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        old_limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (segment(directory).stat().st_size + one_record + 5, old_limit[1]))
+        try:
+            batch = system.send("increment")
+        finally:
+            resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)
+            signal.signal(signal.SIGXFSZ, old_handler)
+        assert batch.state == {"count": 2}
+        assert batch.steps == 1
+        [dropped] = batch.dropped
+        assert dropped["input"] == {"send": {"increment": {}}}
+        assert dropped["status"] == "CORELOGIC_ERR_IO"
+        assert "File too large" in dropped["error"]
+        assert batch.to_dict()["dropped"] == [dropped]
+    with corelogic.System.restore("counter", directory, library=library) as restored:
+        assert restored.state == {"count": 2}
