@@ -164,3 +164,15 @@ test-contract: lib | $(C_OUT)
 	$(C_OUT)/limits_test
 	$(CC) $(CFLAGS) -pthread -rdynamic Tests/c/fault_test.c -o $(C_OUT)/fault_test $(C_LINK)
 	$(C_OUT)/fault_test
+
+# A journal on a small tmpfs that fills up (needs root and mount; not part of `make test`,
+# whose portable fault injection is fault_test). Skips, saying so, if it cannot mount.
+.PHONY: test-tinyfs
+test-tinyfs: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -pthread Tests/c/tinyfs_test.c -o $(C_OUT)/tinyfs_test $(C_LINK)
+	@mnt=$$(mktemp -d /tmp/corelogic-tinyfs-XXXXXX); scratch=$$(mktemp -d /tmp/corelogic-tinyfs-copy-XXXXXX); \
+	if mount -t tmpfs -o size=256k tmpfs $$mnt 2>/dev/null; then \
+	    $(C_OUT)/tinyfs_test $$mnt $$scratch; rc=$$?; umount $$mnt; rmdir $$mnt $$scratch; exit $$rc; \
+	else \
+	    echo "test-tinyfs: skipped (cannot mount a tmpfs here: needs root)"; rmdir $$mnt $$scratch; \
+	fi

@@ -247,4 +247,42 @@ static __attribute__((unused)) corelogic_system restore_and_check(const char *fe
     return s;
 }
 
+/* The state, the running effects and every file of the journal directory (names and
+ * bytes), as one string. Caller frees. */
+static __attribute__((unused)) char *picture(corelogic_system s, const char *dir) {
+    char *state = NULL, *effects = NULL;
+    corelogic_system_state(s, &state);
+    corelogic_system_effects(s, &effects);
+    size_t cap = 1 << 16, len = 0;
+    char *out = malloc(cap);
+    len += (size_t)snprintf(out, cap, "state=%s\neffects=%s\n", state ? state : "?", effects ? effects : "?");
+    corelogic_free(state);
+    corelogic_free(effects);
+    DIR *d = opendir(dir);
+    char *names[64];
+    int count = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && count < 64)
+        if (e->d_name[0] != '.') names[count++] = strdup(e->d_name);
+    if (d) closedir(d);
+    for (int i = 0; i < count; i++) /* sort: readdir order is not stable */
+        for (int j = i + 1; j < count; j++)
+            if (strcmp(names[j], names[i]) < 0) { char *t = names[i]; names[i] = names[j]; names[j] = t; }
+    for (int i = 0; i < count; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        size_t size = 0;
+        char *data = read_file(path, &size);
+        size_t need = len + strlen(names[i]) + size + 16;
+        if (need > cap) { cap = need * 2; out = realloc(out, cap); }
+        len += (size_t)snprintf(out + len, cap - len, "%s:", names[i]);
+        if (data) { memcpy(out + len, data, size); len += size; }
+        out[len++] = '\n';
+        out[len] = 0;
+        free(data);
+        free(names[i]);
+    }
+    return out;
+}
+
 #endif
