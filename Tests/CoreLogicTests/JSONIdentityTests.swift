@@ -61,6 +61,16 @@ final class JSONIdentityTests: XCTestCase {
         XCTAssertEqual(system.runningEffects.count, 2)
     }
 
+    /// A feature's own comparison of host strings: a name re-typed in the other
+    /// normalization is a change the user can save.
+    func testAFormThatDiffersOnlyInNormalizationHasChanges() throws {
+        var state = Profile.State(form: Profile.Form(name: nfc, email: "a@b.co"), saved: Profile.Form(name: nfc, email: "a@b.co"))
+        XCTAssertFalse(state.hasChanges)
+        Profile.reduce(&state, .setName(name: nfd))
+        XCTAssertTrue(state.hasChanges)
+        XCTAssertTrue(state.canSave)
+    }
+
     func testNegativeZeroKeepsItsSignInADoubleAndReadsAsZeroInAnInteger() throws {
         let double = try JSONCoding.decode(Double.self, from: "-0")
         XCTAssertEqual(double.sign, .minus)

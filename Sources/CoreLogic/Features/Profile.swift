@@ -61,7 +61,7 @@ public enum Profile: Feature {
 
         public var isEmailValid: Bool { EmailAddress.isValid(form.email) }
         public var isNameValid: Bool { form.name.contains { $0 != " " } }
-        public var hasChanges: Bool { form != saved }
+        public var hasChanges: Bool { !JSONIdentity.same(form, saved) }
         public var canSave: Bool { isEmailValid && isNameValid && hasChanges && saving == nil }
     }
 
