@@ -358,10 +358,13 @@ int corelogic_system_watch_queries(corelogic_system system, const char *names_js
  *    reads back (the 16 MiB / depth-128 input limits apply to the event; a restore
  *    reads records with room for the record around it), and snapshots have no size
  *    cap, since a state may grow past 16 MiB through many small inputs.
- *  - The directory must stay where it was: if it is deleted, moved or replaced while a
- *    journal is open, every input is rejected with CORELOGIC_ERR_IO (nothing is
- *    written to a file nobody can restore), until a checkpoint takes the directory now
- *    at that path (free, and holding no other journal) or the journal is closed.
+ *  - The directory must stay where it was: if it is deleted (or deleted and created
+ *    again) while a journal is open, every input is rejected with CORELOGIC_ERR_IO
+ *    (nothing is written to a file no restore can find), until a checkpoint takes the
+ *    directory now at that path (free, and holding no other journal) or the journal is
+ *    closed. A directory moved away keeps its files and records go on there; the next
+ *    checkpoint notices the path changed and takes the directory at the path (as above)
+ *    or fails with ERR_IO.
  *  - Process crash (SIGKILL, abort, power kept): an input acknowledged with OK is never
  *    lost, in either durability mode: its record was handed to the kernel (write())
  *    before OK. At most one input that was written but not yet acknowledged may also

@@ -196,7 +196,7 @@ static void test_directory_replaced(void) {
     CHECK(mkdir(dir, 0755) == 0);
     /* Nothing is acknowledged into a file no restore can find. */
     CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_ERR_IO);
-    CHECK(contains(corelogic_last_error(), "removed or replaced"));
+    CHECK(contains(corelogic_last_error(), "was removed"));
     char *state = state_json(s);
     CHECK(strcmp(state, "{\"count\":1}") == 0);
     free(state);
@@ -223,17 +223,27 @@ static void test_directory_replaced(void) {
     corelogic_system_free(r);
 }
 
-/* A directory moved away: same rule (the path now names nothing). */
+/* A directory moved away keeps its files: records go on there, and it restores; the
+ * next checkpoint takes the (free, empty) path again. */
 static void test_directory_moved(void) {
     const char *dir = path_in("moved"), *away = path_in("moved-away");
     corelogic_system s = 0;
     CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
     CHECK(corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_INTERVAL) == CORELOGIC_OK);
     CHECK(rename(dir, away) == 0);
-    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_ERR_IO);
-    CHECK(corelogic_system_close_journal(s) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_sync_journal(s) == CORELOGIC_OK);
+    char *report = NULL;
+    CHECK(copy_tree(away, path_in("moved-copy")) == 0);
+    corelogic_system r = restore_and_check("counter", path_in("moved-copy"), "{\"count\":1}", 0, &report);
+    CHECK(contains(report, "\"seq\":1,"));
+    corelogic_free(report);
+    corelogic_system_free(r);
+    CHECK(corelogic_system_checkpoint(s) == CORELOGIC_OK); /* creates and takes the path */
     CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
     corelogic_system_free(s);
+    r = restore_and_check("counter", dir, "{\"count\":2}", 0, NULL);
+    corelogic_system_free(r);
     remove_tree(away);
 }
 
@@ -318,7 +328,7 @@ int main(void) {
     test_requests_are_json_identical_or_different();
     test_negative_zero_and_duplicate_keys();
     const char *names[] = {"queued-pull", "queued-push", "outer-fails", "free-handler", "free-thread",
-                           "replaced", "moved", "moved-away"};
+                           "replaced", "moved", "moved-away", "moved-copy"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
     printf("contract: %d passed, %d failed\n", passed, failed);

@@ -84,6 +84,18 @@ final class Journal {
         }
     }
 
+    /// Throws `.io` if the segment was unlinked (its directory deleted, or replaced by a
+    /// new one): a record written there could never be restored. One fstat, no path walk,
+    /// so it costs little per input; a moved directory keeps its files, and the next
+    /// checkpoint notices that the path changed (``checkDirectory()``).
+    private func checkSegmentLinked() throws {
+        var info = stat()
+        guard fstat(segmentFD, &info) == 0 else { throw FileSystem.ioError("cannot stat", segmentPath) }
+        if info.st_nlink == 0 {
+            throw CoreLogicError(.io, "journal segment \(segmentPath) was removed (its directory \(directory) deleted or replaced); nothing written, not applied; checkpoint to take the directory again, or close the journal")
+        }
+    }
+
     /// After the directory was replaced: takes the lock of the directory now at the path,
     /// if no other journal holds it and it holds no snapshot or journal of its own.
     private func retakeDirectory() throws {
@@ -122,7 +134,7 @@ final class Journal {
         guard input.event.count <= JSONLimits.default.maxBytes else {
             throw CoreLogicError(.json, "the event's journal form is \(input.event.count) bytes, over the input limit of \(JSONLimits.default.maxBytes) bytes; not journaled, not applied")
         }
-        try checkDirectory()
+        try checkSegmentLinked()
         let seq = self.seq + 1
         JournalFormat.record(input, seq: seq, next: next, into: &line)
         do {
