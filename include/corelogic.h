@@ -403,7 +403,8 @@ int corelogic_system_watch_queries(corelogic_system system, const char *names_js
  * Returns OK; ERR_ARG (directory NULL or empty, unknown durability, the system already
  * has a journal, or the directory already holds a snapshot or journal: restore it
  * instead); ERR_IO (cannot create, lock, write or fsync; another journal holds the
- * directory); ERR_HANDLE. */
+ * directory: the system has no journal, and whatever the failed first checkpoint
+ * wrote is removed, so a retry may follow); ERR_HANDLE. */
 int corelogic_system_open_journal(corelogic_system system, const char *directory, int durability);
 
 /* Writes a snapshot of the current state and starts a fresh journal segment, so a

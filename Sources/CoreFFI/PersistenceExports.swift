@@ -39,7 +39,19 @@ public func corelogic_system_open_journal(_ system: UInt64, _ directory: UnsafeP
             }
             let journal = Journal(directory: path, feature: descriptor.name, stateVersion: descriptor.stateVersion,
                                   durability: mode, lockFD: lock, seq: 0)
-            try journal.checkpoint(box.system)
+            do {
+                try journal.checkpoint(box.system)
+            } catch {
+                // The directory held no journal before: take back what the first checkpoint
+                // wrote, so a retry (once there is room) starts afresh instead of finding a
+                // snapshot it must restore.
+                for name in (try? FileSystem.list(path)) ?? []
+                where name == JournalFormat.snapshotName || JournalFormat.segmentFirst(name) != nil || name.hasSuffix(".tmp") {
+                    try? FileSystem.remove(FileSystem.join(path, name))
+                }
+                journal.close()
+                throw error
+            }
             journal.attach(to: box.system)
             box.journal = journal
             return .ok

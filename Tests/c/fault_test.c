@@ -273,6 +273,42 @@ static void test_checkpoint_faults(int durability) {
            failures, 5 * sizeof checkpoint_faults / sizeof *checkpoint_faults);
 }
 
+/* ---- open_journal that fails ---------------------------------------------------------------- */
+
+/* open_journal's first checkpoint fails at each of its steps: ERR_IO, the system keeps
+ * no journal, the directory holds no snapshot or segment (nothing to restore by
+ * mistake), and a retry succeeds. */
+static void test_open_journal_faults(void) {
+    char dir[600];
+    int failures = 0;
+    for (int nth = 1; nth <= 12; nth++) {
+        snprintf(dir, sizeof dir, "%s/open-%d", root, nth);
+        corelogic_system s = 0;
+        CHECK(corelogic_system_new("counter", "{\"count\":7}", &s, NULL) == CORELOGIC_OK);
+        arm(OP_WRITE | OP_FSYNC | OP_RENAME, nth, FAIL, ENOSPC);
+        int rc = corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_EVERY_INPUT);
+        int hit = fired;
+        disarm();
+        CHECK(rc == CORELOGIC_OK || (rc == CORELOGIC_ERR_IO && hit));
+        if (rc != CORELOGIC_OK) {
+            failures++;
+            CHECK(count_segments(dir) == 0);
+            char snapshot[700];
+            snprintf(snapshot, sizeof snapshot, "%s/snapshot.json", dir);
+            CHECK(access(snapshot, F_OK) != 0);
+            CHECK(corelogic_system_checkpoint(s) == CORELOGIC_ERR_ARG); /* no journal */
+            CHECK(corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
+        }
+        CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+        corelogic_system_free(s);
+        corelogic_system r = restore_and_check("counter", dir, "{\"count\":8}", 0, NULL);
+        corelogic_system_free(r);
+        remove_tree(dir);
+    }
+    CHECK(failures >= 6);
+    printf("  open_journal: failed at %d steps of its first checkpoint, each left nothing behind\n", failures);
+}
+
 /* ---- A crash at each step of a checkpoint ------------------------------------------------- */
 
 /* A child journals some inputs, then crashes at the Nth file operation (write, fsync,
@@ -404,6 +440,7 @@ int main(void) {
         test_checkpoint_faults(durability);
         test_crash_during_checkpoint(durability);
     }
+    test_open_journal_faults();
     test_free_syncs_before_returning();
     test_out_of_memory();
     rmdir(root);
