@@ -23,7 +23,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 NAMES = {"linux": "libcorelogic.so", "darwin": "libcorelogic.dylib", "win32": "corelogic.dll"}
 
 
-class LibraryHook(BuildHookInterface):  # type: ignore[misc]
+class LibraryHook(BuildHookInterface):
     def initialize(self, version: str, build_data: Dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable":
             return  # an editable install finds the repository's build at run time
