@@ -176,3 +176,13 @@ test-tinyfs: lib | $(C_OUT)
 	else \
 	    echo "test-tinyfs: skipped (cannot mount a tmpfs here: needs root)"; rmdir $$mnt $$scratch; \
 	fi
+
+# ---- Python types --------------------------------------------------------------
+# The package's type hints hold: mypy --strict over bindings/python/corelogic.
+.PHONY: test-python-types
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-python-types
+
+test-python-types:
+	cd bindings/python && $(PYTHON) -m mypy --strict corelogic

@@ -331,6 +331,5 @@ int main(void) {
                            "replaced", "moved", "moved-away", "moved-copy"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
-    printf("contract: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY("contract");
 }

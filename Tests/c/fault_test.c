@@ -444,6 +444,5 @@ int main(void) {
     test_free_syncs_before_returning();
     test_out_of_memory();
     rmdir(root);
-    printf("faults: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY("faults");
 }

@@ -216,6 +216,5 @@ int main(void) {
     const char *names[] = {"big-event", "deep-event", "big-state"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
-    printf("limits: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY("limits");
 }

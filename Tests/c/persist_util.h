@@ -11,19 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The check every test program counts with: a failed check prints where, what and the
- * library's last error, and the program ends with "<name>: N passed, N failed". */
-static int passed, failed;
-#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
-static __attribute__((unused)) void check(int ok, const char *what, const char *file, int line) {
-    if (ok) { passed++; return; }
-    failed++;
-    fprintf(stderr, "FAIL %s:%d: %s (last error: %s)\n", file, line, what, corelogic_last_error());
-}
-
-static __attribute__((unused)) int contains(const char *haystack, const char *needle) {
-    return haystack != NULL && strstr(haystack, needle) != NULL;
-}
+#include "check.h"
 
 /* Reads a whole file; *size receives its length. Caller frees. NULL if unreadable. */
 static char *read_file(const char *path, size_t *size) {

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include "check.h"
 
 static void test_round_trip(void) {
     const char *dir = path_in("round-trip");
@@ -467,6 +468,5 @@ int main(void) {
                            "corrupt-source", "corrupt-work", "versions", "handler", "full", "threads", "reentrant"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
-    printf("persistence: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY("persistence");
 }

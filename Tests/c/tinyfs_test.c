@@ -85,6 +85,5 @@ int main(int argc, char **argv) {
         fill(argv[1], argv[2], durability, 0);
         fill(argv[1], argv[2], durability, 1);
     }
-    printf("tinyfs: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY("tinyfs");
 }
