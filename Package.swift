@@ -17,6 +17,8 @@ let package = Package(
         .testTarget(name: "CoreFFITests", dependencies: ["CoreFFI", "CoreLogic"]),
         // Codec benchmark: the only code that imports Foundation, as the reference to beat.
         .executableTarget(name: "CodecBench", dependencies: ["CoreLogic"], path: "Benchmarks/CodecBench"),
+        // `make bench-instructions`: the in-process API under callgrind.
+        .executableTarget(name: "InstructionBench", dependencies: ["CoreLogic"], path: "Benchmarks/InstructionBench"),
     ],
     swiftLanguageModes: [.v5]
 )
