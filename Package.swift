@@ -11,7 +11,11 @@ let package = Package(
         .library(name: "corelogic", type: .dynamic, targets: ["CoreFFI"]),
     ],
     targets: [
-        .target(name: "CoreLogic"),
+        // Cross-module optimization: the engine's generic code (System<F>, its trackers)
+        // is made available to client modules, so an app that links CoreLogic gets
+        // System<MyFeature> specialized for its feature instead of generic code that
+        // looks up type metadata on every step (docs/performance.md).
+        .target(name: "CoreLogic", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "CoreFFI", dependencies: ["CoreLogic"]),
         .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic"]),
         .testTarget(name: "CoreFFITests", dependencies: ["CoreFFI", "CoreLogic"]),

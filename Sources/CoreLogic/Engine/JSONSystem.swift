@@ -103,8 +103,10 @@ public final class JSONSystem {
 final class JSONFeatureSystem<F: Feature> {
     private let system: System<F>
     /// Bytes of the command or state being handed to a handler; reused, drained under the lock.
-    private var handlerScratch: [UInt8] = []
-    private var batchScratch: [UInt8] = []
+    /// Unchecked exclusivity (both buffers): used only under the system's lock, by one
+    /// writer at a time (see ``System``'s stored properties).
+    @exclusivity(unchecked) private var handlerScratch: [UInt8] = []
+    @exclusivity(unchecked) private var batchScratch: [UInt8] = []
 
     private let payloadless: PayloadlessEvents<F.Event>
     /// `F.queries` is computed; it is read once here, not on every query.
@@ -172,14 +174,14 @@ final class JSONFeatureSystem<F: Feature> {
     }
 
     static func writeBatch(_ batch: System<F>.Batch, into out: inout [UInt8]) throws {
-        out.append(contentsOf: #"{"state":"#.utf8)
+        appendLiteral(#"{"state":"#, to: &out)
         try mapErrors("state") { try JSONCoding.encode(batch.state, into: &out) }
-        out.append(contentsOf: #","effects":["#.utf8)
+        appendLiteral(#","effects":["#, to: &out)
         for (index, command) in batch.commands.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             try writeCommand(command, into: &out)
         }
-        out.append(contentsOf: #"],"steps":"#.utf8)
+        appendLiteral(#"],"steps":"#, to: &out)
         JSONWriter.writeUnsigned(UInt64(batch.steps), into: &out)
         out.append(UInt8(ascii: "}"))
     }
@@ -187,15 +189,15 @@ final class JSONFeatureSystem<F: Feature> {
     static func writeCommand(_ command: EffectCommand, into out: inout [UInt8]) throws {
         switch command {
         case .cancel(let id):
-            out.append(contentsOf: #"{"cancel":"#.utf8)
+            appendLiteral(#"{"cancel":"#, to: &out)
             JSONWriter.writeUnsigned(id, into: &out)
             out.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
-            out.append(contentsOf: #"{"start":{"id":"#.utf8)
+            appendLiteral(#"{"start":{"id":"#, to: &out)
             JSONWriter.writeUnsigned(id, into: &out)
-            out.append(contentsOf: #","feedback":"#.utf8)
+            appendLiteral(#","feedback":"#, to: &out)
             JSONWriter.writeString(feedback, into: &out)
-            out.append(contentsOf: #","request":"#.utf8)
+            appendLiteral(#","request":"#, to: &out)
             try mapErrors("request") { try encodeOpened(request, into: &out) }
             out.append(contentsOf: "}}".utf8)
         }
@@ -304,6 +306,12 @@ final class JSONFeatureSystem<F: Feature> {
             }
         }
     }
+}
+
+/// Appends a literal's bytes with one copy (appending `String.UTF8View` costs a hundred
+/// instructions or more per literal, a large share of a small batch).
+@inline(__always) private func appendLiteral(_ literal: StaticString, to out: inout [UInt8]) {
+    out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
 }
 
 private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
