@@ -18,11 +18,14 @@ struct EffectLedger {
 
     mutating func cancel(_ id: UInt64) {
         running[id] = nil
-        // After this step's cancels, before its starts (appended when there are none).
-        if cancelCount == pending.count {
-            pending.append(.cancel(id: id))
-        } else {
-            pending.insert(.cancel(id: id), at: cancelCount)
+        reserveIfEmpty()
+        // After this step's cancels, before its starts: appended, then moved back past the
+        // starts (usually none or one; cheaper than a general insert).
+        pending.append(.cancel(id: id))
+        var index = pending.count - 1
+        while index > cancelCount {
+            pending.swapAt(index, index - 1)
+            index -= 1
         }
         cancelCount += 1
     }
@@ -31,8 +34,15 @@ struct EffectLedger {
         let id = nextID
         nextID &+= 1
         running[id] = currentTracker
+        reserveIfEmpty()
         pending.append(.start(id: id, feedback: feedback, request: request))
         return id
+    }
+
+    /// After a drain `pending` has no storage (it moved into the batch): one allocation
+    /// for a few commands, instead of growing one element at a time.
+    @inline(__always) private mutating func reserveIfEmpty() {
+        if pending.capacity == 0 { pending.reserveCapacity(4) }
     }
 
     /// Moves this step's commands, cancels first, into `out`.
