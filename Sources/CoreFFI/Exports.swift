@@ -90,7 +90,10 @@ private func withBatchSink(_ outBatch: OutString?, _ call: (((UnsafeRawBufferPoi
     guard let outBatch else { return try call(nil) }
     outBatch.pointee = nil
     var copy: UnsafeMutablePointer<CChar>?
-    let status = try call { bytes in copy = mallocCString(bytes) }
+    // The sink never outlives `call`: passed without escaping, `copy` stays on the stack
+    // and needs no heap box or runtime exclusivity check.
+    func keep(_ bytes: UnsafeRawBufferPointer) { copy = mallocCString(bytes) }
+    let status = try withoutActuallyEscaping(keep) { sink in try call(sink) }
     if status == .ok {
         guard let copy else { throw OutOfMemory() }
         outBatch.pointee = copy
