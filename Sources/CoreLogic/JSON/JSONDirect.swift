@@ -64,7 +64,11 @@ public struct JSONOutput: ~Copyable {
 
     init(capacity: Int) { buf = _ByteBuffer(capacity: capacity) }
 
-    deinit { buf.base.deallocate() }
+    init(borrowing memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        buf = _ByteBuffer(borrowing: memory, capacity: capacity)
+    }
+
+    deinit { buf.deallocateIfOwned() }
 
     @inline(__always) mutating func beforeValue() {
         if state == 1 { buf.append(UInt8(ascii: ",")) }
@@ -454,14 +458,19 @@ enum _Direct {
     }
 
     private static func encodeOpened<D: JSONDirectCodable>(_: D.Type, _ p: UnsafeRawPointer, into out: inout [UInt8]) -> Bool {
-        var o = JSONOutput(capacity: 256)
-        do {
-            try p.assumingMemoryBound(to: D.self).pointee.writeJSON(to: &o)
-        } catch {
-            return false
+        // Written on the stack first (a small state or request fits): no heap buffer to
+        // allocate and free on every call.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch -> Bool in
+            guard let start = scratch.baseAddress else { return false }
+            var o = JSONOutput(borrowing: start, capacity: scratch.count)
+            do {
+                try p.assumingMemoryBound(to: D.self).pointee.writeJSON(to: &o)
+            } catch {
+                return false
+            }
+            out.append(contentsOf: o.buf.buffer)
+            return true
         }
-        out.append(contentsOf: o.buf.buffer)
-        return true
     }
 
     /// The direct decoding of `T` from input already checked against the size
