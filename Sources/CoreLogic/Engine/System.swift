@@ -1,10 +1,10 @@
-/// One running instance of a feature (SPEC §1, §3): its state, its running effects
+/// One running instance of a feature (docs/contract.md §1, §3): its state, its running effects
 /// and its input queue.
 ///
 /// Every input (``send(_:)``, ``deliver(_:_:)``, ``complete(_:)``) goes through one
 /// FIFO queue. A **step** takes one input, reduces it (send and deliver), then
 /// evaluates every feedback on the new state and records the cancel and start
-/// commands (SPEC §2). The rules:
+/// commands (docs/contract.md §2). The rules:
 ///
 /// - **Stale inputs**: `deliver` or `complete` for an id that is not running returns
 ///   ``Outcome/stale``, changes nothing and is not journaled; a stale event never
@@ -25,7 +25,7 @@ public final class System<F: Feature> {
         case complete(effect: UInt64)
     }
 
-    /// The result of one call that ran steps (SPEC §4): the state after the last step
+    /// The result of one call that ran steps (docs/contract.md §4): the state after the last step
     /// and the commands of every step drained by the call, in order.
     public struct Batch {
         public var state: F.State
@@ -80,6 +80,7 @@ public final class System<F: Feature> {
     @exclusivity(unchecked) private var queue: [Input] = []
     @exclusivity(unchecked) private var queueHead = 0
     @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var stepsRun: UInt64 = 0
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var commandHandler: ((EffectCommand) -> Void)?
     @exclusivity(unchecked) private var stateHandler: ((F.State) -> Void)?
@@ -105,6 +106,10 @@ public final class System<F: Feature> {
 
     /// The next effect id this system will hand out.
     public var nextEffectID: UInt64 { lock.withLock { ledger.nextID } }
+
+    /// The number of steps this system has run (0 at creation): the revision of its state.
+    /// Handlers see the revision of the step that called them.
+    public var revision: UInt64 { lock.withLock { stepsRun } }
 
     /// The running effects, by increasing id.
     public var runningEffects: [RunningEffect] {
@@ -207,6 +212,7 @@ public final class System<F: Feature> {
     }
 
     private func step(_ input: Input, _ commands: inout [EffectCommand]) {
+        stepsRun &+= 1
         switch input {
         case .send(let event), .deliver(_, let event):
             F.reduce(&currentState, event)
