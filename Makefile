@@ -70,6 +70,15 @@ bench: lib | $(C_OUT)
 	.build/bench/release/CodecBench
 	@if [ -f bindings/python/bench.py ]; then echo; echo "== Python binding =="; $(PYTHON) bindings/python/bench.py; fi
 
+# Instructions per event on each hot path (C ABI, in-process Swift, Python), counted by
+# callgrind: repeatable on a loaded machine, unlike times. Not part of `make test`.
+# BENCH_INSTRUCTIONS_FLAGS=--check fails when a path misses its target.
+.PHONY: bench-instructions
+bench-instructions: lib | $(C_OUT)
+	$(CC) -O2 -std=c11 Benchmarks/instructions/abi_driver.c -o $(C_OUT)/abi_driver $(C_LINK)
+	$(SWIFT) build -c release --scratch-path .build/bench --product InstructionBench
+	$(PYTHON) Benchmarks/instructions/run.py $(C_OUT)/abi_driver .build/bench/release/InstructionBench $(LIB) $(BENCH_INSTRUCTIONS_FLAGS)
+
 demo: lib
 	$(PYTHON) examples/python/demo.py
 

@@ -12,12 +12,18 @@ let package = Package(
         .library(name: "corelogic", type: .dynamic, targets: ["CoreFFI"]),
     ],
     targets: [
-        .target(name: "CoreLogic"),
+        // Cross-module optimization: the engine's generic code (System<F>, its trackers)
+        // is made available to client modules, so an app that links CoreLogic gets
+        // System<MyFeature> specialized for its feature instead of generic code that
+        // looks up type metadata on every step (docs/performance.md).
+        .target(name: "CoreLogic", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "CoreFFI", dependencies: ["CoreLogic"]),
         .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic"]),
         .testTarget(name: "CoreFFITests", dependencies: ["CoreFFI", "CoreLogic"]),
         // Codec benchmark: the only code that imports Foundation, as the reference to beat.
         .executableTarget(name: "CodecBench", dependencies: ["CoreLogic"], path: "Benchmarks/CodecBench"),
+        // `make bench-instructions`: the in-process API under callgrind.
+        .executableTarget(name: "InstructionBench", dependencies: ["CoreLogic"], path: "Benchmarks/InstructionBench"),
     ],
     swiftLanguageModes: [.v5]
 )

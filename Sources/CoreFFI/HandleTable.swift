@@ -27,8 +27,9 @@ final class HandleTable {
 
     static let shared = HandleTable()
 
-    private var slots: [Slot] = []
-    private var freeSlots: [Int] = []
+    // Unchecked exclusivity: read and written only while `mutex` is held.
+    @exclusivity(unchecked) private var slots: [Slot] = []
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     private init() {

@@ -58,6 +58,53 @@ final class JSONDirectTests: XCTestCase {
         ]), [])
     }
 
+    /// A payload-less case sent bare (`"offline"`) is read directly, as `Codable` reads it
+    /// (the case with an empty payload), at any depth; a bare case that needs a payload
+    /// falls back to `Codable` and its error.
+    func testBareCasesAreReadDirectly() throws {
+        func direct<T: JSONDirectCodable>(_: T.Type, _ text: String) -> T? {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { b in
+                b.baseAddress.flatMap { _Direct.decode(T.self, base: $0, count: b.count, maxDepth: 8) }
+            }
+        }
+        XCTAssertEqual(direct(Search.Event.self, #"{"loadFailed":{"error":"offline"}}"#), .loadFailed(error: .offline))
+        XCTAssertEqual(direct(Search.Event.self, #" { "loadFailed" : { "error" : "offline" } } "#), .loadFailed(error: .offline))
+        XCTAssertEqual(direct(Search.Event.self, #""retry""#), .retry)
+        XCTAssertEqual(direct(Counter.Event.self, #""decrement""#), .decrement)
+        XCTAssertNil(direct(Search.Event.self, #"{"loadFailed":{"error":"rateLimited"}}"#))
+        XCTAssertThrowsError(try JSONCoding.decode(Search.Event.self, from: #"{"loadFailed":{"error":"rateLimited"}}"#)) { error in
+            XCTAssertEqual("\(error)", "$.loadFailed.error.rateLimited: missing key 'retryAfter'")
+        }
+        XCTAssertEqual(JSONDirectCheck.disagreements([Search.LoadError.offline, .rateLimited(retryAfter: 2)], extraInputs: [
+            #""offline""#, #""rateLimited""#, #""flooded""#, #""offline" "#, #""off\u006cine""#, #""offline"}"#,
+        ]), [])
+    }
+
+    func testCounterDirectAgreesWithCodable() {
+        XCTAssertEqual(JSONDirectCheck.disagreements([Counter.State(count: 0), Counter.State(count: Int.max), Counter.State(count: Int.min)],
+                                                     extraInputs: [#"{"count":1.0}"#, #"{}"#, #"{"count":"1"}"#, #"{"count":1,"extra":2}"#]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([Counter.Event.increment, .decrement], extraInputs: [
+            #""increment""#, #""decrement""#, #""reset""#, #"{"increment":{"by":1}}"#, #"{"increment":null}"#,
+            #"{"increment":{},"decrement":{}}"#, #"{}"#, "0",
+        ]), [])
+    }
+
+    func testPlaycatchDirectAgreesWithCodable() {
+        XCTAssertEqual(JSONDirectCheck.disagreements([Playcatch.State(), Playcatch.State(ball: .machine, throwCount: 7)],
+                                                     extraInputs: [#"{"ball":"nobody","throwCount":0}"#, #"{"ball":"hum\u0061n","throwCount":0}"#, #"{"ball":1,"throwCount":0}"#]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([Playcatch.Event.humanThrows, .machineThrows], extraInputs: [
+            #""humanThrows""#, #""machineThrows""#, #""catch""#,
+        ]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([Playcatch.TimerRequest(seconds: 1)], extraInputs: [#"{"seconds":1.5}"#]), [])
+    }
+
+    func testSearchRequestsDirectAgreeWithCodable() {
+        XCTAssertEqual(JSONDirectCheck.disagreements([Search.PageRequest(url: "/search?q=a%20b")], extraInputs: [#"{"url":null}"#]), [])
+        XCTAssertEqual(JSONDirectCheck.disagreements([Search.RetryRequest(seconds: 1), Search.RetryRequest(seconds: 0.25)],
+                                                     extraInputs: [#"{"seconds":"1"}"#]), [])
+    }
+
     func testStandardTypesDirectAgreeWithCodable() {
         XCTAssertEqual(JSONDirectCheck.disagreements(["", "a\"b", "\u{7F}\u{80}"], extraInputs: ["1", #""\ud800""#]), [])
         XCTAssertEqual(JSONDirectCheck.disagreements([0, 1, -1, Int.max, Int.min], extraInputs: ["1.0", "1e2", "-0", "18446744073709551616"]), [])

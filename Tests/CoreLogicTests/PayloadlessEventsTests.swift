@@ -35,6 +35,36 @@ final class PayloadlessEventsTests: XCTestCase {
             XCTAssertNil(viaTable(Counter.Event.self, text), text)
         }
     }
+
+    /// The name is compared in place with the known names: only a whole name followed by
+    /// its closing quote matches, whatever its length (shorter and longer than a word).
+    func testOnlyWholeClosedNamesMatch() {
+        XCTAssertEqual(viaTable(Counter.Event.self, "\"decrement\""), .decrement)
+        XCTAssertEqual(viaTable(Search.Event.self, "{\"reachedBottom\":{}}"), .reachedBottom)
+        XCTAssertEqual(viaTable(Search.Event.self, "\"retry\""), .retry)
+        for text in ["\"incremen\"", "\"incrementt\"", "\"decrement", "\"decrement\\\"", "{\"increment\"",
+                     "{\"increment\":{}", "\"\"", "\"", "\"INCREMENT\"", "\"retr\"", "\"reachedBottomm\""] {
+            XCTAssertNil(viaTable(Counter.Event.self, text), text)
+            XCTAssertNil(viaTable(Search.Event.self, text), text)
+        }
+    }
+
+    /// A case whose name JSON must escape is left to the decoder: its raw bytes never
+    /// match, escaped or not.
+    func testNamesThatNeedEscapingAreLeftToTheDecoder() throws {
+        XCTAssertNil(viaTable(Quoted.self, #""a\"b""#))
+        XCTAssertNil(viaTable(Quoted.self, "\"a\"b\""))
+        XCTAssertEqual(viaTable(Quoted.self, #""plain""#), .plain)
+        XCTAssertEqual(try JSONCoding.decode(Quoted.self, from: #""a\"b""#), .quoted)
+    }
+}
+
+/// An event type with a case name that holds a quote.
+private enum Quoted: Codable, Equatable {
+    case quoted, plain
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case quoted = "a\"b", plain
+    }
 }
 
 final class PayloadlessLimitTests: XCTestCase {

@@ -35,14 +35,20 @@ public struct Feedback<State> {
     public static func react<Request: Codable & Equatable>(
         _ name: String, _ query: @escaping (State) -> Request?
     ) -> Feedback {
-        Feedback(name: name, kind: .react) { ReactTracker(feedback: $0, query: query) }
+        Feedback(name: name, kind: .react) { name in
+            let tracker = ReactTracker(feedback: name, query: query)
+            return tracker.bind(tracker)
+        }
     }
 
     /// A set of effects keyed by request value; see the type's documentation for the rules.
     public static func reactSet<Request: Codable & Hashable>(
         _ name: String, _ query: @escaping (State) -> [Request]
     ) -> Feedback {
-        Feedback(name: name, kind: .reactSet) { ReactSetTracker(feedback: $0, query: query) }
+        Feedback(name: name, kind: .reactSet) { name in
+            let tracker = ReactSetTracker(feedback: name, query: query)
+            return tracker.bind(tracker)
+        }
     }
 
     /// This feedback embedded in a parent feature (composition).
@@ -53,7 +59,8 @@ public struct Feedback<State> {
     public func pullback<Parent>(prefix: String, _ child: @escaping (Parent) -> State?) -> Feedback<Parent> {
         let makeChild = makeTracker
         let make: (String) -> EffectTracker<Parent> = { scopedName in
-            ScopedTracker<Parent, State>(child: makeChild(scopedName), project: child)
+            let tracker = ScopedTracker<Parent, State>(child: makeChild(scopedName), project: child)
+            return tracker.bind(tracker)
         }
         return Feedback<Parent>(name: prefix + "." + name, kind: kind, makeTracker: make)
     }

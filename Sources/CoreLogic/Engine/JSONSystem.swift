@@ -137,20 +137,23 @@ public final class JSONSystem {
 final class JSONFeatureSystem<F: Feature> {
     private let system: System<F>
     /// Bytes of the command or state being handed to a handler; reused, drained under the lock.
-    private var handlerScratch: [UInt8] = []
-    private var batchScratch: [UInt8] = []
+    /// Unchecked exclusivity (both buffers): used only under the system's lock, by one
+    /// writer at a time (see ``System``'s stored properties).
+    @exclusivity(unchecked) private var handlerScratch: [UInt8] = []
+    @exclusivity(unchecked) private var batchScratch: [UInt8] = []
 
     private let payloadless: PayloadlessEvents<F.Event>
     /// `F.queries` is computed; it is read once here, not on every query.
     private let queries: [StateQuery<F.State>]
 
-    // Output (read and written only while the system's lock is held).
+    // Output (read and written only while the system's lock is held, never passed inout,
+    // so no two accesses overlap: unchecked exclusivity, as for the scratch buffers).
     /// Non-nil in patch mode: the shadow of the last state emitted.
-    private var differ: StateDiffer<F.State>?
+    @exclusivity(unchecked) private var differ: StateDiffer<F.State>?
     /// The revision of the last state emitted in patch mode: the next patch's `base`.
-    private var emittedRevision: UInt64 = 0
+    @exclusivity(unchecked) private var emittedRevision: UInt64 = 0
     /// Watched queries with the JSON of the value last reported.
-    private var watched: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
+    @exclusivity(unchecked) private var watched: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
 
     init(_ system: System<F>, payloadless: PayloadlessEvents<F.Event>) {
         self.system = system
@@ -220,26 +223,26 @@ final class JSONFeatureSystem<F: Feature> {
             let revision = queued ? emittedRevision : system.revision
             try writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
             if queued {
-                out.append(contentsOf: "[]".utf8)
+                appendLiteral("[]", to: &out)
             } else {
                 try Self.mapErrors("state") { try differ.diff(to: batch.state, into: &out) }
                 emittedRevision = revision
             }
         } else {
-            out.append(contentsOf: #"{"state":"#.utf8)
+            appendLiteral(#"{"state":"#, to: &out)
             try Self.mapErrors("state") { try JSONCoding.encode(batch.state, into: &out) }
         }
         if !watched.isEmpty {
-            out.append(contentsOf: #","queries":{"#.utf8)
+            appendLiteral(#","queries":{"#, to: &out)
             if !queued { try writeChangedQueries(batch.state, into: &out) }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: #","effects":["#.utf8)
+        appendLiteral(#","effects":["#, to: &out)
         for (index, command) in batch.commands.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             try Self.writeCommand(command, into: &out)
         }
-        out.append(contentsOf: #"],"steps":"#.utf8)
+        appendLiteral(#"],"steps":"#, to: &out)
         JSONWriter.writeUnsigned(UInt64(batch.steps), into: &out)
         if !batch.dropped.isEmpty {
             out.append(contentsOf: #","dropped":["#.utf8)
@@ -287,15 +290,15 @@ final class JSONFeatureSystem<F: Feature> {
     static func writeCommand(_ command: EffectCommand, into out: inout [UInt8]) throws {
         switch command {
         case .cancel(let id):
-            out.append(contentsOf: #"{"cancel":"#.utf8)
+            appendLiteral(#"{"cancel":"#, to: &out)
             JSONWriter.writeUnsigned(id, into: &out)
             out.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
-            out.append(contentsOf: #"{"start":{"id":"#.utf8)
+            appendLiteral(#"{"start":{"id":"#, to: &out)
             JSONWriter.writeUnsigned(id, into: &out)
-            out.append(contentsOf: #","feedback":"#.utf8)
+            appendLiteral(#","feedback":"#, to: &out)
             JSONWriter.writeString(feedback, into: &out)
-            out.append(contentsOf: #","request":"#.utf8)
+            appendLiteral(#","request":"#, to: &out)
             // The step that started this effect has run, so the command must reach the
             // host: a request that cannot be written as JSON (a non-finite number, which
             // JSON input cannot produce, so a feature's bug) is written as null rather
@@ -502,6 +505,12 @@ final class JSONFeatureSystem<F: Feature> {
             }
         }
     }
+}
+
+/// Appends a literal's bytes with one copy (appending `String.UTF8View` costs a hundred
+/// instructions or more per literal, a large share of a small batch).
+@inline(__always) private func appendLiteral(_ literal: StaticString, to out: inout [UInt8]) {
+    out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
 }
 
 private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {

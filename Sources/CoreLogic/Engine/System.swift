@@ -79,17 +79,22 @@ public final class System<F: Feature> {
     /// The commands produced by evaluating the feedbacks on the first state.
     public let initialBatch: Batch
 
-    private var currentState: F.State
+    // Unchecked exclusivity: every access to these happens while `lock` is held, and a
+    // step never runs host code (handlers, hooks) inside an access to one of them (the
+    // reducer and the queries are pure and cannot reach the system; a call from a handler
+    // is queued, not run). So accesses never overlap and the runtime check, about a third
+    // of a payload-less step, protects nothing.
+    @exclusivity(unchecked) private var currentState: F.State
     private let trackers: [EffectTracker<F.State>]
-    private var ledger: EffectLedger
-    private var queue: [Input] = []
-    private var queueHead = 0
-    private var draining = false
-    private var stepsRun: UInt64 = 0
-    private var closed = false
-    private var commandHandler: ((EffectCommand) -> Void)?
-    private var stateHandler: ((F.State) -> Void)?
-    private var inputHook: ((Input, UnsafeRawBufferPointer?) throws -> Void)?
+    @exclusivity(unchecked) private var ledger: EffectLedger
+    @exclusivity(unchecked) private var queue: [Input] = []
+    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var stepsRun: UInt64 = 0
+    @exclusivity(unchecked) private var closed = false
+    @exclusivity(unchecked) private var commandHandler: ((EffectCommand) -> Void)?
+    @exclusivity(unchecked) private var stateHandler: ((F.State) -> Void)?
+    @exclusivity(unchecked) private var inputHook: ((Input, UnsafeRawBufferPointer?) throws -> Void)?
     private let lock = RecursiveLock()
 
     /// Creates a system and evaluates its feedbacks once on `state`.
@@ -194,8 +199,11 @@ public final class System<F: Feature> {
             step(next, &commands)
             steps += 1
         }
-        queue.removeAll(keepingCapacity: queue.capacity <= 1024)
-        queueHead = 0
+        // Most steps queue nothing: clearing an empty queue would still make a new buffer.
+        if !queue.isEmpty {
+            queue.removeAll(keepingCapacity: queue.capacity <= 1024)
+            queueHead = 0
+        }
         return .applied(Batch(state: currentState, commands: commands, steps: steps, dropped: dropped))
     }
 
@@ -239,9 +247,10 @@ public final class System<F: Feature> {
         _ ledger: inout EffectLedger, into commands: inout [EffectCommand]
     ) {
         if trackers.isEmpty { return }
+        let state: F.State? = state  // wrapped (copied) once for all trackers, not once each
         for index in trackers.indices {
             ledger.currentTracker = index
-            trackers[index].update(state, &ledger)
+            trackers[index].step(state, &ledger)
         }
         ledger.drainCommands(into: &commands)
     }

@@ -106,3 +106,33 @@ extension Search.Event: JSONDirectCodable {
         return event
     }
 }
+
+extension Search.PageRequest: JSONDirectCodable {
+    public func writeJSON(to out: inout JSONOutput) throws {
+        out.beginObject()
+        try out.field("url", url)
+        out.endObject()
+    }
+
+    public static func readJSON(from input: inout JSONInput) throws -> Search.PageRequest {
+        try input.beginObject()
+        let request = Search.PageRequest(url: try input.field("url"))
+        try input.endObject()
+        return request
+    }
+}
+
+extension Search.RetryRequest: JSONDirectCodable {
+    public func writeJSON(to out: inout JSONOutput) throws {
+        out.beginObject()
+        try out.field("seconds", seconds)
+        out.endObject()
+    }
+
+    public static func readJSON(from input: inout JSONInput) throws -> Search.RetryRequest {
+        try input.beginObject()
+        let request = Search.RetryRequest(seconds: try input.field("seconds"))
+        try input.endObject()
+        return request
+    }
+}

@@ -15,10 +15,21 @@ struct _ByteBuffer: _ByteSink {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
+    /// False while `base` is memory lent by the caller (`init(borrowing:capacity:)`),
+    /// which is never freed here; growing moves the bytes to owned memory.
+    private var owned = true
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
         self.base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    /// Starts in `memory` (a stack buffer, say), which must outlive the buffer's use;
+    /// output that outgrows it moves to the heap.
+    init(borrowing memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.capacity = capacity
+        self.base = memory
+        self.owned = false
     }
 
     @inline(__always) mutating func append(_ byte: UInt8) {
@@ -40,7 +51,8 @@ struct _ByteBuffer: _ByteSink {
         while c < needed { c &*= 2 }
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
         bigger.update(from: base, count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
+        owned = true
         base = bigger
         capacity = c
     }
@@ -102,8 +114,14 @@ struct _ByteBuffer: _ByteSink {
 
     var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
+    /// Frees the memory if it is the buffer's own (not lent); for a non-copyable owner's
+    /// `deinit`, where the buffer cannot be mutated.
+    func deallocateIfOwned() {
+        if owned { base.deallocate() }
+    }
+
     mutating func release() {
-        base.deallocate()
+        if owned { base.deallocate() }
         count = 0
         capacity = 0
     }

@@ -12,8 +12,10 @@
 /// - `writeJSON` writes exactly the bytes the `Codable` path writes: members in
 ///   declaration order, `nil` optionals omitted, enums externally tagged
 ///   (`{"case":{"label":value}}`, `{"case":{}}` without payload).
-/// - `readJSON` reads that canonical shape. Anything else (keys in another order, an
-///   unknown key, a bare-string case, `1.0` for an integer, bad input) makes a
+/// - `readJSON` reads that canonical shape, and a case sent as a bare string
+///   (`"offline"`), which `Codable` reads as the case with an empty payload object
+///   (`{"offline":{}}`). Anything else (keys in another order, an unknown key, `1.0`
+///   for an integer, bad input) makes a
 ///   `JSONInput` method throw; `JSONCoding` then decodes the same bytes through
 ///   `Codable`, which gives the value or the error with its JSON path. So a direct
 ///   reader may be stricter than `Codable`, never looser, and errors are the same.
@@ -62,7 +64,11 @@ public struct JSONOutput: ~Copyable {
 
     init(capacity: Int) { buf = _ByteBuffer(capacity: capacity) }
 
-    deinit { buf.base.deallocate() }
+    init(borrowing memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        buf = _ByteBuffer(borrowing: memory, capacity: capacity)
+    }
+
+    deinit { buf.deallocateIfOwned() }
 
     @inline(__always) mutating func beforeValue() {
         if state == 1 { buf.append(UInt8(ascii: ",")) }
@@ -172,6 +178,9 @@ public struct JSONInput: ~Copyable {
     /// A value or member was just read, so a comma comes before the next one.
     var needComma = false
     var depth = 0
+    /// The case being read was a bare string: its payload is an empty object, so no key
+    /// follows and `endCase` reads nothing.
+    var bareCase = false
 
     init(_ parser: _Parser) { self.parser = parser }
 
@@ -231,6 +240,7 @@ public struct JSONInput: ~Copyable {
     /// Reads the key `name` if it is the next member; false (reading nothing) when
     /// the object ends there or another key follows.
     public mutating func optionalKey(_ name: StaticString) throws -> Bool {
+        if bareCase { return false }
         parser.skipWhitespace()
         let saved = parser.i
         guard skipKey(named: name) else {
@@ -286,24 +296,44 @@ public struct JSONInput: ~Copyable {
         return true
     }
 
-    /// Reads the opening of an enum case, `{"name":{`, and returns the name; read the
-    /// payload's fields, then call `endCase()`. Only ASCII names without escapes are
-    /// read here (`String` equality would also match other spellings of
-    /// a non-ASCII name, which `Codable` does not); others go to `Codable`.
+    /// Reads the opening of an enum case, `{"name":{`, or a case sent as a bare string,
+    /// `"name"`, and returns the name; read the payload's fields, then call `endCase()`.
+    /// A bare case reads as `{"name":{}}` does (as `Codable` reads it): every key is
+    /// absent, so a case with a required field falls back to `Codable` and its error.
+    /// Only ASCII names without escapes are read here (`String` equality would also
+    /// match other spellings of a non-ASCII name, which `Codable` does not); others go
+    /// to `Codable`.
     public mutating func beginCase() throws -> String {
+        parser.skipWhitespace()
+        if parser.byte(parser.i) == UInt8(ascii: "\"") {
+            let name = try caseName()
+            bareCase = true
+            needComma = true
+            return name
+        }
         try beginObject()
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
-        let raw = try parser.scanString()
-        guard !raw.slow else { throw _DirectMismatch() }
-        let name = String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
+        let name = try caseName()
         try expect(UInt8(ascii: ":"))
         try beginObject()
         return name
     }
 
-    /// Reads the end of a case, `}}`: the payload object and the one-key outer object.
+    /// The string at the current position, which must be ASCII without escapes.
+    @inline(__always) mutating func caseName() throws -> String {
+        let raw = try parser.scanString()
+        guard !raw.slow else { throw _DirectMismatch() }
+        return String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
+    }
+
+    /// Reads the end of a case, `}}`: the payload object and the one-key outer object
+    /// (nothing after a bare case).
     public mutating func endCase() throws {
+        if bareCase {
+            bareCase = false
+            return
+        }
         try endObject()
         try endObject()
     }
@@ -428,14 +458,19 @@ enum _Direct {
     }
 
     private static func encodeOpened<D: JSONDirectCodable>(_: D.Type, _ p: UnsafeRawPointer, into out: inout [UInt8]) -> Bool {
-        var o = JSONOutput(capacity: 256)
-        do {
-            try p.assumingMemoryBound(to: D.self).pointee.writeJSON(to: &o)
-        } catch {
-            return false
+        // Written on the stack first (a small state or request fits): no heap buffer to
+        // allocate and free on every call.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch -> Bool in
+            guard let start = scratch.baseAddress else { return false }
+            var o = JSONOutput(borrowing: start, capacity: scratch.count)
+            do {
+                try p.assumingMemoryBound(to: D.self).pointee.writeJSON(to: &o)
+            } catch {
+                return false
+            }
+            out.append(contentsOf: o.buf.buffer)
+            return true
         }
-        out.append(contentsOf: o.buf.buffer)
-        return true
     }
 
     /// The direct decoding of `T` from input already checked against the size

@@ -1,6 +1,23 @@
 /// Per-system state of one feedback: what it asked for last and which of those
 /// effects are still running. Subclasses implement the rules of each feedback kind.
 class EffectTracker<State> {
+    /// `update`, as compiled for this tracker's concrete request type: what the engine calls
+    /// on every step. A call through the class (`tracker.update`) reaches the generic body,
+    /// which looks up type metadata (`Optional<Request>`, its `Equatable` conformance) on
+    /// every call; `bound()` replaces this with a closure made where the request type is
+    /// known, so the step runs specialized code. Set once, before the system's first step.
+    /// Unchecked exclusivity: written only by `bound()` during construction, then only read.
+    @exclusivity(unchecked) private(set) final var step: (State?, inout EffectLedger) -> Void = { _, _ in }
+
+    /// Makes `step` call `update` through code specialized for `Tracker`, the concrete
+    /// class; inlined where the tracker is created, where its type is known.
+    @inline(__always) final func bind<Tracker: EffectTracker<State>>(_ tracker: Tracker) -> Tracker {
+        // unowned(unsafe): the tracker owns this closure and is its only caller, so the
+        // tracker is alive whenever the closure runs (and no reference cycle is made).
+        step = { [unowned(unsafe) tracker] state, ledger in tracker.update(state, &ledger) }
+        return tracker
+    }
+
     /// Re-evaluates the query on `state` and records cancels and starts in `ledger`.
     /// A nil state means "no state to ask from": every running effect is cancelled.
     func update(_ state: State?, _ ledger: inout EffectLedger) {}
@@ -14,8 +31,10 @@ class EffectTracker<State> {
 final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<State> {
     let feedback: String
     let query: (State) -> Request?
-    private var current: Request?
-    private var runningID: UInt64?
+    // Unchecked exclusivity here and in the other trackers: a tracker is used only by its
+    // system's step, under the system's lock, and no access to it overlaps another.
+    @exclusivity(unchecked) private var current: Request?
+    @exclusivity(unchecked) private var runningID: UInt64?
 
     init(feedback: String, query: @escaping (State) -> Request?) {
         self.feedback = feedback
@@ -51,9 +70,9 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
     let feedback: String
     let query: (State) -> [Request]
     /// The last answer, in the query's order, with each request's effect id.
-    private var entries: [(request: Request, id: UInt64)] = []
+    @exclusivity(unchecked) private var entries: [(request: Request, id: UInt64)] = []
     /// Ids of entries whose effect is still running (not completed).
-    private var runningIDs: Set<UInt64> = []
+    @exclusivity(unchecked) private var runningIDs: Set<UInt64> = []
 
     init(feedback: String, query: @escaping (State) -> [Request]) {
         self.feedback = feedback
@@ -118,7 +137,7 @@ final class ScopedTracker<Parent, Child>: EffectTracker<Parent> {
     }
 
     override func update(_ state: Parent?, _ ledger: inout EffectLedger) {
-        child.update(state.flatMap(project), &ledger)
+        child.step(state.flatMap(project), &ledger)
     }
 
     override func completed(_ id: UInt64) { child.completed(id) }

@@ -13,7 +13,10 @@ struct PayloadlessEvents<Event: Decodable> {
     private var events: [Event] = []
 
     init() {
-        for name in JSONCoding.caseNames(of: Event.self) ?? [] {
+        // Only names JSON writes without escapes (printable ASCII, no quote or backslash):
+        // `match` compares raw bytes, which is right only for those.
+        for name in JSONCoding.caseNames(of: Event.self) ?? []
+        where name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             let bare = Array(("\"" + name + "\"").utf8)
             let tagged = Array(("{\"" + name + "\":{}}").utf8)
             // Both forms must decode, to the same case, for the table to stand in for them.
@@ -27,17 +30,27 @@ struct PayloadlessEvents<Event: Decodable> {
     /// The event for `bytes` if they spell a payload-less case in one of the two forms.
     /// Input over the size limit never matches: the decoder rejects it, as it rejects
     /// every other input over a limit, so this shortcut enforces the same limits.
+    ///
+    /// The case name is compared in place with each known name (a length check, then a
+    /// word at a time), followed by its closing quote; names with a byte JSON would
+    /// escape are never in the table, so a match is a plain JSON string.
     func match(_ bytes: UnsafeRawBufferPointer) -> Event? {
         if names.isEmpty || bytes.count > JSONLimits.default.maxBytes { return nil }
         var scanner = Scanner(bytes)
         scanner.skipSpace()
-        let name: UnsafeRawBufferPointer.SubSequence
+        let tagged: Bool
         if scanner.take(UInt8(ascii: "\"")) {
-            guard let quoted = scanner.plainString() else { return nil }
-            name = quoted
+            tagged = false
         } else if scanner.take(UInt8(ascii: "{")) {
             scanner.skipSpace()
-            guard scanner.take(UInt8(ascii: "\"")), let quoted = scanner.plainString() else { return nil }
+            guard scanner.take(UInt8(ascii: "\"")) else { return nil }
+            tagged = true
+        } else {
+            return nil
+        }
+        guard let index = caseIndex(scanner) else { return nil }
+        scanner.position += names[index].count + 1
+        if tagged {
             scanner.skipSpace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipSpace()
@@ -46,14 +59,35 @@ struct PayloadlessEvents<Event: Decodable> {
             guard scanner.take(UInt8(ascii: "}")) else { return nil }
             scanner.skipSpace()
             guard scanner.take(UInt8(ascii: "}")) else { return nil }
-            name = quoted
-        } else {
-            return nil
         }
         scanner.skipSpace()
         guard scanner.atEnd else { return nil }
-        for index in names.indices where names[index].elementsEqual(name) {
-            return events[index]
+        return events[index]
+    }
+
+    /// The index of the name that starts at the scanner's position and is followed by a
+    /// closing quote.
+    @inline(__always) private func caseIndex(_ scanner: Scanner) -> Int? {
+        guard let base = scanner.bytes.baseAddress else { return nil }
+        let at = base + scanner.position
+        let available = scanner.bytes.count - scanner.position
+        for index in names.indices {
+            let found = names[index].withUnsafeBytes { name -> Bool in
+                let n = name.count
+                guard n < available, at.load(fromByteOffset: n, as: UInt8.self) == UInt8(ascii: "\""),
+                      let stored = name.baseAddress else { return false }
+                var k = 0
+                while k + 8 <= n {
+                    if at.loadUnaligned(fromByteOffset: k, as: UInt64.self) != stored.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
+                    k += 8
+                }
+                while k < n {
+                    if at.load(fromByteOffset: k, as: UInt8.self) != stored.load(fromByteOffset: k, as: UInt8.self) { return false }
+                    k += 1
+                }
+                return true
+            }
+            if found { return index }
         }
         return nil
     }
@@ -79,22 +113,6 @@ struct PayloadlessEvents<Event: Decodable> {
             guard position < bytes.count, bytes[position] == byte else { return false }
             position += 1
             return true
-        }
-
-        /// The characters up to the closing quote, if none needs unescaping or checking
-        /// (plain ASCII letters and digits, as case names are); the quote is consumed.
-        mutating func plainString() -> UnsafeRawBufferPointer.SubSequence? {
-            let start = position
-            while position < bytes.count {
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") {
-                    defer { position += 1 }
-                    return bytes[start..<position]
-                }
-                guard byte < 0x80, byte != UInt8(ascii: "\\"), byte >= 0x20 else { return nil }
-                position += 1
-            }
-            return nil
         }
     }
 }
