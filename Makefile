@@ -103,6 +103,8 @@ CHECKED        := $(if $(VALGRIND),$(VALGRIND) $(VALGRIND_FLAGS))
 EXAMPLE_JSON      := examples/c/json.c
 
 test-golden-c: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -Iexamples/c Tests/c/json_patch_test.c $(EXAMPLE_JSON) -o $(C_OUT)/json_patch_test -lm
+	$(CHECKED) $(C_OUT)/json_patch_test
 	$(CC) $(CFLAGS) -pthread -Iexamples/c Tests/c/golden_runner.c $(EXAMPLE_JSON) -o $(C_OUT)/golden_runner $(C_LINK) -lm
 	$(CHECKED) $(C_OUT)/golden_runner Tests/golden
 
