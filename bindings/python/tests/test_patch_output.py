@@ -294,7 +294,7 @@ def test_set_output_starts_a_baseline_and_full_mode_keeps_its_batches(search):
     search.set_output("full")
     batch = search.send({"loadFailed": {"error": "offline"}})
     assert batch.patch is None and batch.revision is None and search.revision is None
-    assert batch.state == search.state and batch.state["lastError"] == "offline"
+    assert batch.state == search.state and batch.state["lastError"] == {"offline": {}}
 
 
 def test_a_batch_state_is_the_live_mirror(library):
@@ -314,8 +314,10 @@ def test_a_missed_patch_is_repaired_by_a_resync(library):
         search.resync = lambda: resyncs.append(1) or real()  # type: ignore[method-assign]
         search.send({"queryChanged": {"text": "swift"}})
         assert resyncs == []
-        # A resync behind the binding's back starts a new baseline the mirror
-        # does not know: the next patch does not continue from the mirror.
+        # A step without a batch, then a resync behind the binding's back: a
+        # new baseline the mirror does not know, so the next patch does not
+        # continue from the mirror.
+        assert library.corelogic_system_send(search._handle, b'"reachedBottom"', None) == 0
         out = ctypes.c_void_p()
         assert library.corelogic_system_resync(search._handle, ctypes.byref(out)) == 0
         library.take(out.value)
