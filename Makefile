@@ -112,7 +112,7 @@ test-golden-c: lib | $(C_OUT)
 # the library, with the flags pkg-config gives.
 EXAMPLES_PREFIX := $(CURDIR)/.build/prefix
 EXAMPLES_OUT    := .build/examples
-EXAMPLES        := playcatch downloads
+EXAMPLES        := playcatch downloads patches
 EXAMPLE_FLAGS    = $$(PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig pkg-config --cflags --libs corelogic)
 
 examples: lib
