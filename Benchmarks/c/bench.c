@@ -190,7 +190,8 @@ static double search_push_cycles_per_second(corelogic_system s, int n) {
  *    cancels one effect and starts another);
  *  - appending a 10-item page: reachedBottom starts a load, and the page is delivered to
  *    it; only the deliver is timed. Each round starts from a fresh system of N items, so
- *    the list grows by at most 10 x APPENDS items within a round.
+ *    the list grows by at most 10 x APPENDS items within a round (full mode runs fewer
+ *    appends at large N, where each costs milliseconds).
  * The C host asks for every batch and frees it (the library's whole cost: the step and
  * the batch's JSON); medians over ROUNDS rounds, and the ratio to N = 0 in the same run. */
 enum { SIZES = 4, APPENDS = 50 };
@@ -230,10 +231,10 @@ static double untouched_event_seconds(corelogic_system s, int n) {
 }
 
 /* Seconds per delivered 10-item page, on a fresh system of the given state. */
-static double append_seconds(const char *state, int mode) {
+static double append_seconds(const char *state, int mode, int appends) {
     corelogic_system s = scaling_system(state, mode);
     double timed = 0;
-    for (int i = 0; i < APPENDS; i++) {
+    for (int i = 0; i < appends; i++) {
         char *batch = NULL;
         int rc = corelogic_system_send(s, "\"reachedBottom\"", &batch);
         if (rc != CORELOGIC_OK) fail("search send (scaling)", rc);
@@ -248,7 +249,7 @@ static double append_seconds(const char *state, int mode) {
         corelogic_free(batch);
     }
     corelogic_system_free(s);
-    return timed / APPENDS;
+    return timed / appends;
 }
 
 static void bench_scaling(double scale) {
@@ -257,7 +258,7 @@ static void bench_scaling(double scale) {
     char *states[SIZES];
     corelogic_system untouched[SIZES][2];
     double untouched_r[SIZES][2][SCALING_ROUNDS], append_r[SIZES][2][SCALING_ROUNDS];
-    int events[SIZES][2];
+    int events[SIZES][2], appends[SIZES][2];
     for (int k = 0; k < SIZES; k++) {
         states[k] = search_state(sizes[k]);
         for (int m = 0; m < 2; m++) {
@@ -265,13 +266,15 @@ static void bench_scaling(double scale) {
             /* Full mode costs grow with N: fewer events keep the run short. */
             int n = m == 0 ? (int)(2000000.0 * scale / (sizes[k] + 1000)) : (int)(4000 * scale);
             events[k][m] = n < 10 ? 10 : n;
+            appends[k][m] = m == 0 ? APPENDS * 1000 / (sizes[k] + 1000) : APPENDS;
+            if (appends[k][m] < 3) appends[k][m] = 3;
         }
     }
     for (int r = 0; r < SCALING_ROUNDS; r++) {
         for (int k = 0; k < SIZES; k++) {
             for (int m = 0; m < 2; m++) {
                 untouched_r[k][m][r] = untouched_event_seconds(untouched[k][m], events[k][m]);
-                append_r[k][m][r] = append_seconds(states[k], m == 0 ? CORELOGIC_OUTPUT_FULL : CORELOGIC_OUTPUT_PATCH);
+                append_r[k][m][r] = append_seconds(states[k], m == 0 ? CORELOGIC_OUTPUT_FULL : CORELOGIC_OUTPUT_PATCH, appends[k][m]);
             }
         }
     }

@@ -413,3 +413,19 @@ def test_a_closed_system_refuses_the_output_calls(library):
     for call in (lambda: system.set_output("full"), system.resync, lambda: system.watch("isZero")):
         with pytest.raises(corelogic.HandleError):
             call()
+
+
+def test_threads_sharing_a_patch_mode_system_keep_one_right_mirror(library):
+    import threading
+
+    with corelogic.System("counter", library=library, output="patch") as counter:
+        def work() -> None:
+            for _ in range(1000):
+                counter.send("increment")
+
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert counter.send("decrement").state == counter.state == {"count": 2999}
