@@ -429,3 +429,13 @@ def test_threads_sharing_a_patch_mode_system_keep_one_right_mirror(library):
         for thread in threads:
             thread.join()
         assert counter.send("decrement").state == counter.state == {"count": 2999}
+
+
+def test_a_patch_that_does_not_apply_resyncs_the_mirror(library, caplog):
+    # The mirror is read-only; one modified anyway so that the next patch no
+    # longer applies is replaced by the library's state, and the error logged.
+    with corelogic.System("counter", library=library, output="patch") as counter:
+        del counter.send("increment").state["count"]
+        batch = counter.send("increment")
+        assert batch.state == {"count": 2} == counter.state
+        assert "did not apply" in caplog.text
