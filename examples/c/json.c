@@ -707,8 +707,7 @@ static void commit_all(undo_log *log) {
 /* One reference token of a pointer, unescaped (~1 -> "/", ~0 -> "~"). */
 static int next_token(const char **cursor, const char *end, buffer *token) {
     token->length = 0;
-    if (token->bytes != NULL) token->bytes[0] = '\0';
-    put_bytes(token, "", 0);
+    put_bytes(token, "", 0);   /* allocated and NUL-terminated even when empty */
     const char *p = *cursor;
     while (p < end && *p != '/') {
         if (*p == '~') {
