@@ -390,7 +390,13 @@ def test_an_unknown_output_mode_is_refused_and_changes_nothing(counter, mode):
     with pytest.raises(corelogic.ArgumentError, match="unknown output mode"):
         counter.set_output(mode)
     assert counter.output == "full"
-    assert counter.send("increment").state == {"count": 1}
+    batch = counter.send("increment")
+    assert batch.state == {"count": 1} and batch.patch is None
+    counter.set_output("patch")
+    with pytest.raises(corelogic.ArgumentError):
+        counter.set_output(mode)
+    batch = counter.send("increment")
+    assert counter.output == "patch" and batch.state == {"count": 2} and batch.revision == 2
 
 
 def test_an_unknown_output_mode_creates_no_system(library):
