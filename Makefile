@@ -112,6 +112,8 @@ CHECKED        := $(if $(VALGRIND),$(VALGRIND) $(VALGRIND_FLAGS))
 EXAMPLE_JSON      := examples/c/json.c
 
 test-golden-c: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -Iexamples/c Tests/c/json_patch_test.c $(EXAMPLE_JSON) -o $(C_OUT)/json_patch_test -lm
+	$(CHECKED) $(C_OUT)/json_patch_test
 	$(CC) $(CFLAGS) -pthread -Iexamples/c Tests/c/golden_runner.c $(EXAMPLE_JSON) -o $(C_OUT)/golden_runner $(C_LINK) -lm
 	$(CHECKED) $(C_OUT)/golden_runner Tests/golden
 
@@ -119,7 +121,7 @@ test-golden-c: lib | $(C_OUT)
 # the library, with the flags pkg-config gives.
 EXAMPLES_PREFIX := $(CURDIR)/.build/prefix
 EXAMPLES_OUT    := .build/examples
-EXAMPLES        := playcatch downloads
+EXAMPLES        := playcatch downloads patches
 EXAMPLE_FLAGS    = $$(PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig pkg-config --cflags --libs corelogic)
 
 examples: lib

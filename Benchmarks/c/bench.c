@@ -184,6 +184,136 @@ static double search_push_cycles_per_second(corelogic_system s, int n) {
     return n / elapsed;
 }
 
+/* (d) scaling with the size of the state: a search state of N items, full mode vs patch
+ * mode (corelogic_system_set_output), side by side in one run. Two events per size:
+ *  - one that does not touch the items: loadFailed / retry alternating (each also
+ *    cancels one effect and starts another);
+ *  - appending a 10-item page: reachedBottom starts a load, and the page is delivered to
+ *    it; only the deliver is timed. Each round starts from a fresh system of N items, so
+ *    the list grows by at most 10 x APPENDS items within a round (full mode runs fewer
+ *    appends at large N, where each costs milliseconds).
+ * The C host asks for every batch and frees it (the library's whole cost: the step and
+ * the batch's JSON); medians over ROUNDS rounds, and the ratio to N = 0 in the same run. */
+enum { SIZES = 4, APPENDS = 51 };
+static const int sizes[SIZES] = {0, 1000, 10000, 100000};
+
+static char *search_state(int n) {
+    size_t capacity = 256 + (size_t)n * 64;
+    char *json = malloc(capacity);
+    if (json == NULL) { perror("bench"); exit(1); }
+    size_t used = (size_t)snprintf(json, capacity, "{\"query\":\"swift\",\"items\":[");
+    for (int i = 0; i < n; i++) {
+        used += (size_t)snprintf(json + used, capacity - used, "%s{\"id\":%d,\"name\":\"owner%d/repository%d\",\"stars\":%d}",
+                                 i ? "," : "", i + 1, i % 97, i, (i * 7919) % 100000);
+    }
+    snprintf(json + used, capacity - used, "],\"nextURL\":\"/search/repositories?q=swift&page=2\",\"shouldLoadNextPage\":false}");
+    return json;
+}
+
+static corelogic_system scaling_system(const char *state, int mode) {
+    corelogic_system s = 0;
+    int rc = corelogic_system_new("search", state, &s, NULL);
+    if (rc != CORELOGIC_OK) fail("search new (scaling)", rc);
+    if ((rc = corelogic_system_set_output(s, mode, NULL)) != CORELOGIC_OK) fail("set_output", rc);
+    return s;
+}
+
+/* Seconds per event of loadFailed / retry alternating. */
+static double untouched_event_seconds(corelogic_system s, int n) {
+    double start = now();
+    for (int i = 0; i < n; i++) {
+        char *batch = NULL;
+        int rc = corelogic_system_send(s, i & 1 ? "\"retry\"" : "{\"loadFailed\":{\"error\":\"offline\"}}", &batch);
+        if (rc != CORELOGIC_OK) fail("search send (scaling)", rc);
+        corelogic_free(batch);
+    }
+    return (now() - start) / n;
+}
+
+/* Seconds per delivered 10-item page on a fresh system of the given state: the median
+ * over the appends after the first, and the first one in *first (a system's first change
+ * to a list it was created with may pay once for what later changes do not). */
+static double append_seconds(const char *state, int mode, int appends, double *first) {
+    corelogic_system s = scaling_system(state, mode);
+    double each[APPENDS];
+    for (int i = 0; i < appends; i++) {
+        char *batch = NULL;
+        int rc = corelogic_system_send(s, "\"reachedBottom\"", &batch);
+        if (rc != CORELOGIC_OK) fail("search send (scaling)", rc);
+        const char *id = strstr(batch, "{\"start\":{\"id\":");
+        if (id == NULL) fail("search start (scaling)", -100);
+        unsigned long long effect = strtoull(id + 15, NULL, 10);
+        corelogic_free(batch);
+        double start = now();
+        rc = corelogic_system_deliver(s, effect, page, &batch);
+        each[i] = now() - start;
+        if (rc != CORELOGIC_OK) fail("search deliver (scaling)", rc);
+        corelogic_free(batch);
+    }
+    corelogic_system_free(s);
+    *first = each[0];
+    return median(each + 1, appends - 1);
+}
+
+static void bench_scaling(double scale) {
+    enum { SCALING_ROUNDS = 7 };
+    static const char *modes[2] = {"full", "patch"};
+    char *states[SIZES];
+    corelogic_system untouched[SIZES][2];
+    double untouched_r[SIZES][2][SCALING_ROUNDS], append_r[SIZES][2][SCALING_ROUNDS], first_r[SIZES][2][SCALING_ROUNDS];
+    int events[SIZES][2], appends[SIZES][2];
+    for (int k = 0; k < SIZES; k++) {
+        states[k] = search_state(sizes[k]);
+        for (int m = 0; m < 2; m++) {
+            untouched[k][m] = scaling_system(states[k], m == 0 ? CORELOGIC_OUTPUT_FULL : CORELOGIC_OUTPUT_PATCH);
+            /* Full mode costs grow with N: fewer events keep the run short. */
+            int n = m == 0 ? (int)(2000000.0 * scale / (sizes[k] + 1000)) : (int)(4000 * scale);
+            events[k][m] = n < 10 ? 10 : n;
+            appends[k][m] = m == 0 ? APPENDS * 1000 / (sizes[k] + 1000) : APPENDS;
+            if (appends[k][m] < 3) appends[k][m] = 3;
+        }
+    }
+    for (int r = 0; r < SCALING_ROUNDS; r++) {
+        for (int k = 0; k < SIZES; k++) {
+            for (int m = 0; m < 2; m++) {
+                untouched_r[k][m][r] = untouched_event_seconds(untouched[k][m], events[k][m]);
+                append_r[k][m][r] = append_seconds(states[k], m == 0 ? CORELOGIC_OUTPUT_FULL : CORELOGIC_OUTPUT_PATCH,
+                                                   appends[k][m], &first_r[k][m][r]);
+            }
+        }
+    }
+    printf("\nscaling with the state: search state of N items, microseconds per event (median of %d rounds)\n", SCALING_ROUNDS);
+    printf("and the ratio to N = 0 in this run; the C host reads every batch (send/deliver + corelogic_free)\n");
+    printf("%-44s", "event, output mode");
+    for (int k = 0; k < SIZES; k++) { char head[32]; snprintf(head, sizeof head, "N = %d", sizes[k]); printf(" %18s", head); }
+    printf("\n");
+    static const char *events_label[3] = {"loadFailed/retry (items untouched)", "10-item page appended",
+                                          "first append of a new system"};
+    for (int which = 0; which < 3; which++) {
+        for (int m = 0; m < 2; m++) {
+            char label[64];
+            snprintf(label, sizeof label, "%s, %s", events_label[which], modes[m]);
+            printf("%-44s", label);
+            double base = 0;
+            for (int k = 0; k < SIZES; k++) {
+                double *rounds = which == 0 ? untouched_r[k][m] : which == 1 ? append_r[k][m] : first_r[k][m];
+                double m_seconds = median(rounds, SCALING_ROUNDS);
+                if (k == 0) base = m_seconds;
+                char cell[40];
+                snprintf(cell, sizeof cell, "%.2f (%.1fx)", m_seconds * 1e6, m_seconds / base);
+                printf(" %18s", cell);
+            }
+            printf("\n");
+        }
+    }
+    printf("appends: the median of a round's appends after its first; the first is shown on its own\n");
+    printf("targets (patch mode, N = 100000 vs N = 0): items untouched <= 2x, 10-item append <= 3x\n");
+    for (int k = 0; k < SIZES; k++) {
+        for (int m = 0; m < 2; m++) corelogic_system_free(untouched[k][m]);
+        free(states[k]);
+    }
+}
+
 int main(int argc, char **argv) {
     double scale = argc > 1 ? atof(argv[1]) : 1.0;
     int noop_n = (int)(5000000 * scale), counter_n = (int)(300000 * scale), search_n = (int)(30000 * scale);
@@ -217,5 +347,6 @@ int main(int argc, char **argv) {
     corelogic_system_free(s);
     corelogic_system_free(p);
     bench_persistence(scale);
+    bench_scaling(scale);
     return 0;
 }

@@ -4,8 +4,16 @@
  * errors come from corelogic_last_error(), which starts with the function's name, and a
  * golden file that is not valid JSON is described by this runner's own parser (json.c).
  *
+ * Every file runs a second time in patch mode (CORELOGIC_OUTPUT_PATCH set right after
+ * creation, every query of the feature watched): each batch's patch is applied to a
+ * mirror of the state (json_patch_apply), the mirror is what is compared with the
+ * step's expected state, each patch must continue from the previous one (base ==
+ * the mirror's revision, revision == base + steps), and "queries" must carry exactly
+ * the watched queries whose value changed (checked against corelogic_system_query).
+ *
  * Usage: golden_runner [golden-directory]   (default Tests/golden)
- * Ends with "golden-c: N passed, N failed"; exit status 1 on any failure. */
+ * Ends with "golden-c: N passed, N failed" and "golden-c-patch: N passed, N failed";
+ * exit status 1 on any failure. */
 #define _GNU_SOURCE
 #include <corelogic.h>
 #include <dirent.h>
@@ -212,9 +220,122 @@ static json_value *parse_library_output(const char *text) {
     return v;
 }
 
+/* ------------------------------------------------------------------------------
+ * Patch mode: the host's mirror of the state
+ * ---------------------------------------------------------------------------- */
+
+typedef struct {
+    json_value *mirror;      /* the state as the patches so far make it */
+    int64_t revision;        /* the revision the mirror is at */
+    json_value *names;       /* the watched queries (array of strings) */
+    json_value *known;       /* their values as of the last batch (object) */
+    lines problems;          /* what the last batch got wrong */
+} patch_host;
+
+static int64_t int_member(const json_value *object, const char *key, int *ok) {
+    const json_value *v = json_get(object, key);
+    if (v == NULL || v->kind != JSON_INT) { *ok = 0; return -1; }
+    return v->integer;
+}
+
+/* Makes the mirror the library's current state and revision (after a problem, so the
+ * following steps are still checked). */
+static void resync_mirror(patch_host *host, corelogic_system system) {
+    char *text = NULL;
+    int status = corelogic_system_resync(system, &text);
+    if (status != CORELOGIC_OK) {
+        add_line(&host->problems, "corelogic_system_resync: %s: %s", corelogic_status_name(status), corelogic_last_error());
+        return;
+    }
+    json_value *current = parse_library_output(text);
+    corelogic_free(text);
+    int ok = 1;
+    int64_t revision = int_member(current, "revision", &ok);
+    const json_value *state = json_get(current, "state");
+    if (!ok || state == NULL) {
+        add_line(&host->problems, "corelogic_system_resync: no \"revision\" or \"state\"");
+    } else {
+        json_free(host->mirror);
+        host->mirror = json_copy(state);
+        host->revision = revision;
+    }
+    json_free(current);
+}
+
+static json_value *query_value(corelogic_system system, const char *name) {
+    char *text = NULL;
+    int status = corelogic_system_query(system, name, &text);
+    if (status != CORELOGIC_OK) {
+        fprintf(stderr, "golden_runner: corelogic_system_query(%s): %s\n", name, corelogic_last_error());
+        exit(2);
+    }
+    json_value *value = parse_library_output(text);
+    corelogic_free(text);
+    return value;
+}
+
+/* Takes in a patch-mode batch: checks its continuity and its queries, applies its patch
+ * to the mirror. Problems go to host->problems. */
+static void absorb_patch(patch_host *host, corelogic_system system, const json_value *batch) {
+    int ok = 1;
+    int64_t revision = int_member(batch, "revision", &ok), base = int_member(batch, "base", &ok);
+    int64_t steps = int_member(batch, "steps", &ok);
+    const json_value *patch = json_get(batch, "patch");
+    if (!ok || patch == NULL) {
+        char *b = text_of(batch);
+        add_line(&host->problems, "not a patch batch: %s", b);
+        free(b);
+        resync_mirror(host, system);
+        return;
+    }
+    if (json_get(batch, "state") != NULL) add_line(&host->problems, "a patch batch also carries \"state\"");
+    if (base != host->revision || revision != base + steps) {
+        add_line(&host->problems, "base %lld, revision %lld after %lld steps: expected base %lld, revision %lld",
+                 (long long)base, (long long)revision, (long long)steps, (long long)host->revision,
+                 (long long)(host->revision + steps));
+        resync_mirror(host, system);
+    } else {
+        char error[256];
+        if (json_patch_apply(&host->mirror, patch, error, sizeof error) != 0) {
+            add_line(&host->problems, "the patch does not apply to the mirror: %s", error);
+            resync_mirror(host, system);
+        } else {
+            host->revision = revision;
+        }
+    }
+
+    /* Exactly the watched queries whose value changed, with their new values. */
+    if (host->names->length == 0) return;   /* nothing watched */
+    const json_value *queries = json_get(batch, "queries");
+    if (queries == NULL || queries->kind != JSON_OBJECT) {
+        add_line(&host->problems, "no \"queries\" object although queries are watched");
+        return;
+    }
+    for (size_t i = 0; i < queries->length; i++) {
+        if (json_get(host->known, queries->keys[i]) == NULL) add_line(&host->problems, "queries.%s: not watched", queries->keys[i]);
+    }
+    for (size_t i = 0; i < host->names->length; i++) {
+        const char *name = host->names->items[i]->string;
+        json_value *now = query_value(system, name);
+        const json_value *sent = json_get(queries, name);
+        int changed = !json_equal(now, json_get(host->known, name));
+        if (changed && (sent == NULL || !json_equal(sent, now))) {
+            char *n = text_of(now), *g = sent != NULL ? text_of(sent) : strdup("nothing");
+            add_line(&host->problems, "queries.%s: changed to %s, the batch says %s", name, n, g);
+            free(n); free(g);
+        } else if (!changed && sent != NULL) {
+            char *g = text_of(sent);
+            add_line(&host->problems, "queries.%s: unchanged, but the batch carries %s", name, g);
+            free(g);
+        }
+        json_set(host->known, name, now);
+    }
+}
+
 /* Runs one step; returns the actual outcome, or NULL with *why set for a step the file
- * cannot express (GoldenRunner.perform's Failure). */
-static json_value *perform(const char *action, const json_value *argument, corelogic_system system, char **why) {
+ * cannot express (GoldenRunner.perform's Failure). With a patch host, an OK batch's
+ * state is the host's mirror after applying the batch's patch. */
+static json_value *perform(const char *action, const json_value *argument, corelogic_system system, patch_host *host, char **why) {
     char *before = state_text(system);
     char *batch = NULL, *query_value = NULL;
     int status;
@@ -267,7 +388,8 @@ static json_value *perform(const char *action, const json_value *argument, corel
         json_set(actual, "value", parse_library_output(query_value));
     } else if (status == CORELOGIC_OK) {
         json_value *parsed = parse_library_output(batch);
-        const json_value *state = json_get(parsed, "state");
+        if (host != NULL) absorb_patch(host, system, parsed);
+        const json_value *state = host != NULL ? host->mirror : json_get(parsed, "state");
         const json_value *effects = json_get(parsed, "effects");
         const json_value *steps = json_get(parsed, "steps");
         json_set(actual, "state", state != NULL ? json_copy(state) : json_new_null());
@@ -343,8 +465,67 @@ static void compare(const json_value *expected, const json_value *actual, lines 
  * One file
  * ---------------------------------------------------------------------------- */
 
-/* Runs a parsed golden file; appends its failures to `out`. */
-static void run_file(const json_value *file, lines *out) {
+/* The feature's query names, from corelogic_features (an array of strings). */
+static json_value *feature_queries(const json_value *features, const char *feature) {
+    for (size_t i = 0; features != NULL && i < features->length; i++) {
+        const json_value *name = json_get(features->items[i], "name");
+        if (name != NULL && name->kind == JSON_STRING && strcmp(name->string, feature) == 0) {
+            const json_value *queries = json_get(features->items[i], "queries");
+            if (queries != NULL) return json_copy(queries);
+        }
+    }
+    return json_new_array();
+}
+
+/* Switches a new system to patch mode and watches every query of its feature. */
+static int start_patch_mode(patch_host *host, corelogic_system system, json_value *names, lines *out) {
+    char *baseline = NULL, *values = NULL;
+    int status = corelogic_system_set_output(system, CORELOGIC_OUTPUT_PATCH, &baseline);
+    if (status != CORELOGIC_OK) {
+        add_line(out, "corelogic_system_set_output: %s: %s", corelogic_status_name(status), corelogic_last_error());
+        json_free(names);
+        return 0;
+    }
+    json_value *first = parse_library_output(baseline);
+    corelogic_free(baseline);
+    int ok = 1;
+    host->revision = int_member(first, "revision", &ok);
+    const json_value *state = json_get(first, "state");
+    host->mirror = state != NULL ? json_copy(state) : json_new_null();
+    if (!ok || state == NULL) add_line(out, "corelogic_system_set_output: no \"revision\" or \"state\"");
+    else if (host->revision != 0) add_line(out, "corelogic_system_set_output: revision %lld right after creation, expected 0", (long long)host->revision);
+    json_free(first);
+
+    host->names = names;
+    char *list = text_of(names);
+    status = corelogic_system_watch_queries(system, list, &values);
+    free(list);
+    host->known = json_new_object();
+    if (status != CORELOGIC_OK) {
+        add_line(out, "corelogic_system_watch_queries: %s: %s", corelogic_status_name(status), corelogic_last_error());
+        return 0;
+    }
+    json_value *current = parse_library_output(values);
+    corelogic_free(values);
+    for (size_t i = 0; i < names->length; i++) {
+        const char *name = names->items[i]->string;
+        json_value *now = query_value(system, name);
+        const json_value *sent = json_get(current, name);
+        if (sent == NULL || !json_equal(sent, now)) {
+            char *n = text_of(now);
+            add_line(out, "corelogic_system_watch_queries: %s is %s, missing or different in its values", name, n);
+            free(n);
+        }
+        json_set(host->known, name, now);
+    }
+    if (current->length != names->length) add_line(out, "corelogic_system_watch_queries: %zu values for %zu queries", current->length, names->length);
+    json_free(current);
+    return 1;
+}
+
+/* Runs a parsed golden file; appends its failures to `out`. With `features` (the parsed
+ * corelogic_features), runs it in patch mode. */
+static void run_file(const json_value *file, const json_value *features, lines *out) {
     if (file->kind != JSON_OBJECT) { add_line(out, "the file is not a JSON object"); return; }
     const json_value *feature = json_get(file, "feature");
     if (feature == NULL || feature->kind != JSON_STRING) { add_line(out, "missing \"feature\""); return; }
@@ -364,8 +545,21 @@ static void run_file(const json_value *file, lines *out) {
         return;
     }
 
+    patch_host host_storage = {0};
+    patch_host *host = NULL;
+    if (features != NULL) {
+        corelogic_free(initial);
+        initial = NULL;
+        host = &host_storage;
+        if (!start_patch_mode(host, system, feature_queries(features, feature->string), out)) {
+            json_free(host->mirror); json_free(host->names); json_free(host->known);
+            corelogic_system_free(system);
+            return;
+        }
+    }
+
     const json_value *expect_initial = json_get(file, "expectInitial");
-    if (expect_initial != NULL) {
+    if (expect_initial != NULL && host == NULL) {
         json_value *batch = parse_library_output(initial);
         json_value *actual = json_new_object();
         const json_value *s = json_get(batch, "state"), *e = json_get(batch, "effects");
@@ -390,7 +584,7 @@ static void run_file(const json_value *file, lines *out) {
         json_value *empty = NULL;
         if (expected == NULL) expected = empty = json_new_object();
         char *why = NULL;
-        json_value *actual = perform(action, step->items[0], system, &why);
+        json_value *actual = perform(action, step->items[0], system, host, &why);
         if (actual == NULL) {
             add_line(out, "step %zu (%s): %s", i + 1, action, why);
             free(why);
@@ -402,6 +596,7 @@ static void run_file(const json_value *file, lines *out) {
         char *prefix = NULL;
         if (asprintf(&prefix, "step %zu (%s): ", i + 1, action) < 0) exit(2);
         add_prefixed(out, &found, prefix);
+        if (host != NULL) add_prefixed(out, &host->problems, prefix);
 
         /* A step the file says succeeds but that no longer decodes stops the file, as in
          * the Swift runner (whose update mode would refuse to rewrite it). */
@@ -420,6 +615,23 @@ static void run_file(const json_value *file, lines *out) {
         json_free(actual);
         json_free(empty);
         if (stop) break;
+    }
+    if (host != NULL) {
+        /* After the last step the mirror is the state, at the library's revision. */
+        char *text = state_text(system);
+        json_value *state = parse_library_output(text);
+        corelogic_free(text);
+        if (!json_equal(state, host->mirror)) {
+            char *m = text_of(host->mirror), *s = text_of(state);
+            add_line(out, "at the end the mirror is %s, the state %s", m, s);
+            free(m); free(s);
+        }
+        json_free(state);
+        int64_t revision = host->revision;
+        resync_mirror(host, system);
+        if (host->revision != revision) add_line(out, "at the end the mirror is at revision %lld, the system at %lld", (long long)revision, (long long)host->revision);
+        add_prefixed(out, &host->problems, "");
+        json_free(host->mirror); json_free(host->names); json_free(host->known);
     }
     corelogic_system_free(system);
 }
@@ -563,7 +775,15 @@ int main(int argc, char **argv) {
     const char *slash = strrchr(root, '/');
     size_t parent = slash != NULL ? (size_t)(slash - root) + 1 : 0;
 
-    int passed = 0, failed = 0;
+    char *features_text = NULL;
+    if (corelogic_features(&features_text) != CORELOGIC_OK) {
+        fprintf(stderr, "golden_runner: corelogic_features: %s\n", corelogic_last_error());
+        return 2;
+    }
+    json_value *features = parse_library_output(features_text);
+    corelogic_free(features_text);
+
+    int passed = 0, failed = 0, patch_passed = 0, patch_failed = 0;
     for (size_t i = 0; i < files.count; i++) {
         const char *name = files.paths[i] + parent;
         size_t length = 0;
@@ -584,8 +804,7 @@ int main(int argc, char **argv) {
             continue;
         }
         lines found = {0};
-        run_file(file, &found);
-        json_free(file);
+        run_file(file, NULL, &found);
         if (found.count == 0) {
             passed++;
         } else {
@@ -593,11 +812,22 @@ int main(int argc, char **argv) {
             for (size_t k = 0; k < found.count; k++) printf("FAIL %s: %s\n", name, found.lines[k]);
         }
         free_lines(&found);
+        run_file(file, features, &found);
+        if (found.count == 0) {
+            patch_passed++;
+        } else {
+            patch_failed++;
+            for (size_t k = 0; k < found.count; k++) printf("FAIL %s (patch mode): %s\n", name, found.lines[k]);
+        }
+        free_lines(&found);
+        json_free(file);
         free(files.paths[i]);
     }
+    json_free(features);
     free(files.paths);
     printf("golden-c: %d passed, %d failed\n", passed, failed);
+    printf("golden-c-patch: %d passed, %d failed\n", patch_passed, patch_failed);
     int comparisons_failed = check_comparisons(root);
     free(root);
-    return failed == 0 && comparisons_failed == 0 ? 0 : 1;
+    return failed == 0 && patch_failed == 0 && comparisons_failed == 0 ? 0 : 1;
 }

@@ -18,6 +18,18 @@ with ``out_batch`` NULL (the step alone), and with a batch that is only freed
 
 The ratio binding / bare send is the binding's own overhead; the targets are
 >= 250,000 round trips/s and a ratio <= 3.
+
+Then a scaling table (``--no-scaling`` skips it): a search state of N = 0,
+1,000, 10,000 and 100,000 items, full mode against patch mode
+(``System(..., output="patch")``, which keeps the state as a mirror updated
+from patches), for an event that does not touch the items (``loadFailed`` /
+``retry`` alternating) and for a 10-item page delivered to the running load.
+Each cell is the median over the rounds of the time per event through the
+binding (each round's appends start from a fresh system of N items; full mode
+runs fewer events at large N to keep the run short; an append row is the median
+of the appends after a system's first, and the first has a row of its own) (a ``Batch`` with the whole state as a ``dict``), with its ratio to
+N = 0. Targets in patch mode, N = 100,000 against N = 0: <= 2x for the event
+that does not touch the items, <= 3x for the append.
 """
 
 from __future__ import annotations
@@ -96,11 +108,85 @@ def batch_only_round(library: corelogic.Library, handle: int, calls: int) -> flo
     return time.perf_counter() - started
 
 
+SIZES = (0, 1_000, 10_000, 100_000)
+APPENDS = 51
+PAGE = {"pageLoaded": {
+    "items": [{"id": 1_000_000 + i, "name": f"owner/page-item-{i}", "stars": i} for i in range(10)],
+    "nextURL": "/search/repositories?q=swift&page=3",
+}}
+
+
+def search_state(n: int) -> bytes:
+    """A search state of ``n`` items, as JSON bytes."""
+    items = [{"id": i + 1, "name": f"owner{i % 97}/repository{i}", "stars": (i * 7919) % 100_000} for i in range(n)]
+    state = {"query": "swift", "items": items, "nextURL": "/search/repositories?q=swift&page=2",
+             "shouldLoadNextPage": False}
+    return json.dumps(state, separators=(",", ":")).encode()
+
+
+def untouched_round(system: corelogic.System, events: int) -> float:
+    send = system.send
+    failed = {"loadFailed": {"error": "offline"}}
+    started = time.perf_counter()
+    for i in range(events):
+        send("retry" if i & 1 else failed)
+    return (time.perf_counter() - started) / events
+
+
+def append_round(library: corelogic.Library, state: bytes, output: str, appends: int) -> "tuple[float, float]":
+    """Seconds per delivered page on a fresh system of the given state: the
+    median of the appends after the first, and the first (a system's first
+    change to a list it was created with may pay once for what later changes
+    do not)."""
+    with corelogic.System("search", state, library=library, output=output) as system:
+        each = []
+        for _ in range(appends):
+            effect = system.send("reachedBottom").started[0]["id"]
+            started = time.perf_counter()
+            system.deliver(effect, PAGE)
+            each.append(time.perf_counter() - started)
+        return statistics.median(each[1:]), each[0]
+
+
+def scaling(library: corelogic.Library, rounds: int) -> None:
+    states = {n: search_state(n) for n in SIZES}
+    modes = ("full", "patch")
+    systems = {(n, mode): corelogic.System("search", states[n], library=library, output=mode)
+               for n in SIZES for mode in modes}
+    # Full mode costs grow with N: fewer events keep the run short.
+    events = {(n, mode): max(5, 400_000 // (n + 1_000)) if mode == "full" else 2_000 for n in SIZES for mode in modes}
+    appends = {(n, mode): max(3, APPENDS * 1_000 // (n + 1_000)) if mode == "full" else APPENDS
+               for n in SIZES for mode in modes}
+    times: "dict[tuple[str, str, int], list[float]]" = {}
+    for _ in range(rounds):
+        for n in SIZES:
+            for mode in modes:
+                times.setdefault(("untouched", mode, n), []).append(untouched_round(systems[n, mode], events[n, mode]))
+                later, first = append_round(library, states[n], mode, appends[n, mode])
+                times.setdefault(("append", mode, n), []).append(later)
+                times.setdefault(("first", mode, n), []).append(first)
+    for system in systems.values():
+        system.close()
+    print(f"\nscaling with the state: search state of N items, microseconds per event through the binding "
+          f"(median of {rounds} rounds) and the ratio to N = 0")
+    print(f"  {'event, output mode':<44}" + "".join(f"{'N = ' + str(n):>20}" for n in SIZES))
+    labels = {"untouched": "loadFailed/retry (items untouched)", "append": "10-item page appended",
+              "first": "first append of a new system"}
+    for which in ("untouched", "append", "first"):
+        for mode in modes:
+            medians = [statistics.median(times[which, mode, n]) for n in SIZES]
+            cells = "".join(f"{f'{m * 1e6:.2f} ({m / medians[0]:.1f}x)':>20}" for m in medians)
+            print(f"  {labels[which] + ', ' + mode:<44}{cells}")
+    print("  appends: the median of a round's appends after its first; the first is shown on its own")
+    print("  targets (patch mode, N = 100000 vs N = 0): items untouched <= 2x, 10-item append <= 3x")
+
+
 def main(argv: "list[str] | None" = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--calls", type=int, default=50_000, help="calls per round")
     parser.add_argument("--library", help="path to libcorelogic (default: the usual search)")
+    parser.add_argument("--no-scaling", action="store_true", help="skip the state-size scaling table")
     args = parser.parse_args(argv)
 
     library = corelogic.load_library(args.library)
@@ -157,6 +243,8 @@ def main(argv: "list[str] | None" = None) -> int:
           f"(target >= {TARGET_RATE:,}: {'met' if rate >= TARGET_RATE else 'NOT met'})")
     print(f"  ratio binding / (bare ctypes + json.loads): {ratio:.2f} "
           f"(target <= {TARGET_RATIO:g}: {'met' if ratio <= TARGET_RATIO else 'NOT met'})")
+    if not args.no_scaling:
+        scaling(library, args.rounds)
     return 0
 
 

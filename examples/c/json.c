@@ -569,3 +569,328 @@ char *json_write(const json_value *value) {
     if (b.oom) { free(b.bytes); return NULL; }
     return b.bytes;
 }
+
+/* ------------------------------------------------------------------------------
+ * Equality
+ * ---------------------------------------------------------------------------- */
+
+int json_equal(const json_value *a, const json_value *b) {
+    if (a == NULL || b == NULL) return a == b;
+    int a_number = a->kind == JSON_INT || a->kind == JSON_UINT || a->kind == JSON_DOUBLE;
+    int b_number = b->kind == JSON_INT || b->kind == JSON_UINT || b->kind == JSON_DOUBLE;
+    if (a_number || b_number) {
+        if (!a_number || !b_number) return 0;
+        if (a->kind == b->kind && a->kind == JSON_INT) return a->integer == b->integer;
+        if (a->kind == b->kind && a->kind == JSON_UINT) return a->uinteger == b->uinteger;
+        return a->number == b->number;
+    }
+    if (a->kind != b->kind) return 0;
+    switch (a->kind) {
+    case JSON_NULL: return 1;
+    case JSON_BOOL: return a->boolean == b->boolean;
+    case JSON_STRING: return a->length == b->length && memcmp(a->string, b->string, a->length) == 0;
+    case JSON_ARRAY:
+        if (a->length != b->length) return 0;
+        for (size_t i = 0; i < a->length; i++) if (!json_equal(a->items[i], b->items[i])) return 0;
+        return 1;
+    case JSON_OBJECT:
+        if (a->length != b->length) return 0;
+        for (size_t i = 0; i < a->length; i++) {
+            /* Same position first: objects written by one writer keep one key order. */
+            const json_value *other = i < b->length && strcmp(a->keys[i], b->keys[i]) == 0
+                                      ? b->items[i] : json_get(b, a->keys[i]);
+            if (other == NULL || !json_equal(a->items[i], other)) return 0;
+        }
+        return 1;
+    default: return 0;
+    }
+}
+
+/* ------------------------------------------------------------------------------
+ * JSON Patch (RFC 6902) over JSON Pointers (RFC 6901)
+ *
+ * Every operation records how to undo itself; the values it replaces or removes are kept
+ * in that record, not freed, so every container pointer stays valid until the patch has
+ * either applied completely (the kept values are freed) or failed (the records are
+ * replayed backwards and the document is what it was).
+ * ---------------------------------------------------------------------------- */
+
+typedef enum { UNDO_ROOT, UNDO_SLOT, UNDO_INSERTED, UNDO_REMOVED } undo_kind;
+
+typedef struct {
+    undo_kind kind;
+    json_value *container;   /* UNDO_SLOT, UNDO_INSERTED, UNDO_REMOVED */
+    size_t index;
+    char *key;               /* UNDO_REMOVED from an object: the member's key */
+    json_value *old;         /* UNDO_ROOT, UNDO_SLOT, UNDO_REMOVED: the value taken out */
+} undo_record;
+
+typedef struct {
+    undo_record *records;
+    size_t count, capacity;
+} undo_log;
+
+static int undo_push(undo_log *log, undo_record record) {
+    if (log->count == log->capacity) {
+        size_t capacity = log->capacity ? log->capacity * 2 : 8;
+        undo_record *grown = realloc(log->records, capacity * sizeof *grown);
+        if (grown == NULL) return -1;
+        log->records = grown;
+        log->capacity = capacity;
+    }
+    log->records[log->count++] = record;
+    return 0;
+}
+
+/* Inserts `item` (and `key`, for objects) at `index`, shifting what follows. */
+static int insert_member(json_value *container, size_t index, char *key, json_value *item) {
+    if (add_member(container, key, item) != 0) return -1;
+    size_t last = container->length - 1;
+    if (index < last) {
+        memmove(container->items + index + 1, container->items + index, (last - index) * sizeof *container->items);
+        container->items[index] = item;
+        if (container->kind == JSON_OBJECT) {
+            memmove(container->keys + index + 1, container->keys + index, (last - index) * sizeof *container->keys);
+            container->keys[index] = key;
+        }
+    }
+    return 0;
+}
+
+/* Takes the member at `index` out of its container (the caller owns item and key). */
+static void take_member(json_value *container, size_t index, char **key, json_value **item) {
+    *item = container->items[index];
+    *key = container->kind == JSON_OBJECT ? container->keys[index] : NULL;
+    size_t after = container->length - index - 1;
+    memmove(container->items + index, container->items + index + 1, after * sizeof *container->items);
+    if (container->kind == JSON_OBJECT) memmove(container->keys + index, container->keys + index + 1, after * sizeof *container->keys);
+    container->length--;
+}
+
+static void undo_all(json_value **document, undo_log *log) {
+    while (log->count > 0) {
+        undo_record *r = &log->records[--log->count];
+        switch (r->kind) {
+        case UNDO_ROOT:
+            json_free(*document);
+            *document = r->old;
+            break;
+        case UNDO_SLOT:
+            json_free(r->container->items[r->index]);
+            r->container->items[r->index] = r->old;
+            break;
+        case UNDO_INSERTED: {
+            char *key;
+            json_value *item;
+            take_member(r->container, r->index, &key, &item);
+            free(key);
+            json_free(item);
+            break;
+        }
+        case UNDO_REMOVED:
+            /* Room for it was there a moment ago; capacity never shrinks. */
+            (void)insert_member(r->container, r->index, r->key, r->old);
+            break;
+        }
+    }
+}
+
+static void commit_all(undo_log *log) {
+    for (size_t i = 0; i < log->count; i++) {
+        undo_record *r = &log->records[i];
+        if (r->kind == UNDO_REMOVED) free(r->key);
+        if (r->kind != UNDO_INSERTED) json_free(r->old);
+    }
+    log->count = 0;
+}
+
+/* One reference token of a pointer, unescaped (~1 -> "/", ~0 -> "~"). */
+static int next_token(const char **cursor, const char *end, buffer *token) {
+    token->length = 0;
+    put_bytes(token, "", 0);   /* allocated and NUL-terminated even when empty */
+    const char *p = *cursor;
+    while (p < end && *p != '/') {
+        if (*p == '~') {
+            if (p + 1 >= end || (p[1] != '0' && p[1] != '1')) return -1;
+            put_char(token, p[1] == '0' ? '~' : '/');
+            p += 2;
+        } else {
+            put_char(token, *p++);
+        }
+    }
+    *cursor = p;
+    return token->oom ? -2 : 0;
+}
+
+/* An array index token: "0" or digits without a leading zero; -1 when not one. */
+static long long array_index(const buffer *token) {
+    if (token->length == 0 || token->length > 18) return -1;
+    if (token->bytes[0] == '0' && token->length > 1) return -1;
+    long long index = 0;
+    for (size_t i = 0; i < token->length; i++) {
+        if (!is_digit(token->bytes[i])) return -1;
+        index = index * 10 + (token->bytes[i] - '0');
+    }
+    return index;
+}
+
+static size_t object_index(const json_value *object, const buffer *token) {
+    if (strlen(token->bytes) != token->length) return object->length;   /* a NUL: no such key */
+    for (size_t i = 0; i < object->length; i++) {
+        if (strcmp(object->keys[i], token->bytes) == 0) return i;
+    }
+    return object->length;
+}
+
+typedef enum { OP_ADD, OP_REMOVE, OP_REPLACE } patch_op;
+
+/* Applies one operation; returns 0, or -1 with the reason in `why`. */
+static int apply_operation(json_value **document, patch_op op, const json_value *path,
+                           const json_value *value, undo_log *log, char *why, size_t why_size) {
+    const char *p = path->string, *end = path->string + path->length;
+    if (p == end) {
+        /* The whole document. */
+        if (op == OP_REMOVE) { snprintf(why, why_size, "cannot remove the whole document"); return -1; }
+        json_value *copy = json_copy(value);
+        if (copy == NULL || undo_push(log, (undo_record){UNDO_ROOT, NULL, 0, NULL, *document}) != 0) {
+            json_free(copy);
+            snprintf(why, why_size, "out of memory");
+            return -1;
+        }
+        *document = copy;
+        return 0;
+    }
+    if (*p != '/') { snprintf(why, why_size, "a path must be empty or start with '/'"); return -1; }
+    buffer token = {0};
+    json_value *parent = *document;
+    int result = -1;
+    for (;;) {
+        p++;   /* the '/' */
+        int rc = next_token(&p, end, &token);
+        if (rc == -1) { snprintf(why, why_size, "'~' must be followed by '0' or '1'"); break; }
+        if (rc == -2) { snprintf(why, why_size, "out of memory"); break; }
+        int last = p == end;
+        if (parent->kind == JSON_OBJECT) {
+            size_t index = object_index(parent, &token);
+            if (!last) {
+                if (index == parent->length) { snprintf(why, why_size, "no member \"%s\"", token.bytes); break; }
+                parent = parent->items[index];
+                continue;
+            }
+            if (op != OP_ADD && index == parent->length) {
+                snprintf(why, why_size, "no member \"%s\" to %s", token.bytes, op == OP_REMOVE ? "remove" : "replace");
+                break;
+            }
+            if (op == OP_REMOVE) {
+                char *key;
+                json_value *item;
+                if (undo_push(log, (undo_record){UNDO_REMOVED, parent, index, NULL, NULL}) != 0) { snprintf(why, why_size, "out of memory"); break; }
+                take_member(parent, index, &key, &item);
+                log->records[log->count - 1].key = key;
+                log->records[log->count - 1].old = item;
+                result = 0;
+                break;
+            }
+            json_value *copy = json_copy(value);
+            if (copy == NULL) { snprintf(why, why_size, "out of memory"); break; }
+            if (index < parent->length) {
+                /* replace, or add onto an existing member (which replaces it) */
+                if (undo_push(log, (undo_record){UNDO_SLOT, parent, index, NULL, parent->items[index]}) != 0) {
+                    json_free(copy); snprintf(why, why_size, "out of memory"); break;
+                }
+                parent->items[index] = copy;
+                result = 0;
+                break;
+            }
+            char *key = strdup(token.bytes);
+            if (key == NULL || undo_push(log, (undo_record){UNDO_INSERTED, parent, parent->length, NULL, NULL}) != 0) {
+                free(key); json_free(copy); snprintf(why, why_size, "out of memory"); break;
+            }
+            if (add_member(parent, key, copy) != 0) {
+                log->count--; free(key); json_free(copy); snprintf(why, why_size, "out of memory"); break;
+            }
+            result = 0;
+            break;
+        }
+        if (parent->kind == JSON_ARRAY) {
+            int append = token.length == 1 && token.bytes[0] == '-';
+            long long index = append ? (long long)parent->length : array_index(&token);
+            if (index < 0) { snprintf(why, why_size, "\"%s\" is not an array index", token.bytes); break; }
+            size_t limit = op == OP_ADD && last ? parent->length + 1 : parent->length;
+            if ((size_t)index >= limit || (append && !(op == OP_ADD && last))) {
+                snprintf(why, why_size, "index %s is out of range (the array has %zu elements)", token.bytes, parent->length);
+                break;
+            }
+            if (!last) { parent = parent->items[index]; continue; }
+            if (op == OP_REMOVE) {
+                char *key;
+                json_value *item;
+                if (undo_push(log, (undo_record){UNDO_REMOVED, parent, (size_t)index, NULL, NULL}) != 0) { snprintf(why, why_size, "out of memory"); break; }
+                take_member(parent, (size_t)index, &key, &item);
+                log->records[log->count - 1].old = item;
+                result = 0;
+                break;
+            }
+            json_value *copy = json_copy(value);
+            if (copy == NULL) { snprintf(why, why_size, "out of memory"); break; }
+            if (op == OP_REPLACE) {
+                if (undo_push(log, (undo_record){UNDO_SLOT, parent, (size_t)index, NULL, parent->items[index]}) != 0) {
+                    json_free(copy); snprintf(why, why_size, "out of memory"); break;
+                }
+                parent->items[index] = copy;
+                result = 0;
+                break;
+            }
+            if (undo_push(log, (undo_record){UNDO_INSERTED, parent, (size_t)index, NULL, NULL}) != 0) {
+                json_free(copy); snprintf(why, why_size, "out of memory"); break;
+            }
+            if (insert_member(parent, (size_t)index, NULL, copy) != 0) {
+                log->count--; json_free(copy); snprintf(why, why_size, "out of memory"); break;
+            }
+            result = 0;
+            break;
+        }
+        snprintf(why, why_size, "\"%s\" goes into a value that is neither an object nor an array", token.bytes);
+        break;
+    }
+    free(token.bytes);
+    return result;
+}
+
+int json_patch_apply(json_value **document, const json_value *patch, char *error, size_t error_size) {
+    char why[200];
+    if (error != NULL && error_size > 0) error[0] = '\0';
+    if (document == NULL || *document == NULL || patch == NULL || patch->kind != JSON_ARRAY) {
+        if (error != NULL) snprintf(error, error_size, "a patch is a JSON array of operations");
+        return -1;
+    }
+    undo_log log = {0};
+    for (size_t i = 0; i < patch->length; i++) {
+        const json_value *operation = patch->items[i];
+        const json_value *name = json_get(operation, "op"), *path = json_get(operation, "path");
+        const json_value *value = json_get(operation, "value");
+        const char *shown_op = name != NULL && name->kind == JSON_STRING ? name->string : "?";
+        const char *shown_path = path != NULL && path->kind == JSON_STRING ? path->string : "?";
+        patch_op op = OP_ADD;
+        int failed = 1;
+        if (operation->kind != JSON_OBJECT) snprintf(why, sizeof why, "not an object");
+        else if (name == NULL || name->kind != JSON_STRING) snprintf(why, sizeof why, "\"op\" must be a string");
+        else if (strcmp(name->string, "add") != 0 && strcmp(name->string, "remove") != 0 && strcmp(name->string, "replace") != 0)
+            snprintf(why, sizeof why, "unsupported op (add, remove and replace are supported)");
+        else if (path == NULL || path->kind != JSON_STRING) snprintf(why, sizeof why, "\"path\" must be a string");
+        else {
+            op = strcmp(name->string, "add") == 0 ? OP_ADD : strcmp(name->string, "remove") == 0 ? OP_REMOVE : OP_REPLACE;
+            if (op != OP_REMOVE && value == NULL) snprintf(why, sizeof why, "\"value\" is missing");
+            else failed = apply_operation(document, op, path, value, &log, why, sizeof why) != 0;
+        }
+        if (failed) {
+            if (error != NULL) snprintf(error, error_size, "patch operation %zu (%s \"%s\"): %s", i, shown_op, shown_path, why);
+            undo_all(document, &log);
+            free(log.records);
+            return -1;
+        }
+    }
+    commit_all(&log);
+    free(log.records);
+    return 0;
+}

@@ -64,4 +64,21 @@ json_value *json_new_object(void);
 json_value *json_copy(const json_value *value);
 int json_set(json_value *object, const char *key, json_value *item);
 
+/* Applies a JSON Patch (RFC 6902) to *document in place: `patch` is an array of
+ * operations {"op":"add"|"remove"|"replace","path":"/a/0","value":...} whose paths are
+ * JSON Pointers (RFC 6901: "" is the whole document, "~1" stands for "/" and "~0" for
+ * "~" in a token, "-" after an array is the position past its last element). The
+ * operations run in order; each costs what it touches (an append at "/items/-" does not
+ * walk the array), plus a copy of its "value".
+ *
+ * Returns 0. On a malformed patch or an operation that does not apply (a missing
+ * member, an index out of range, "move"/"copy"/"test", which the library never emits),
+ * returns -1 with a message naming the operation in `error` (of `error_size` bytes), and
+ * *document is exactly as it was: the operations already applied are undone. */
+int json_patch_apply(json_value **document, const json_value *patch, char *error, size_t error_size);
+
+/* Structural equality as JSON: objects by key whatever their order, numbers by value
+ * (1 equals 1.0), strings byte for byte. */
+int json_equal(const json_value *a, const json_value *b);
+
 #endif

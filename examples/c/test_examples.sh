@@ -56,5 +56,24 @@ status=$?
 [ $status -eq 1 ] && pass || fail "downloads of a missing file exited with $status, expected 1"
 expect "downloads (missing)" "$work/missing.out" "summary: 0 finished, 1 failed"
 
+# --- patches: patch mode and watched queries on a list that grows; the mirror kept from
+# the patches equals the library's state at the end
+$CHECKED "$OUT/patches" > "$work/patches.out" 2>&1
+status=$?
+[ $status -eq 0 ] && pass || { fail "patches exited with $status"; sed 's/^/  | /' "$work/patches.out"; }
+expect patches "$work/patches.out" "the mirror equals the state after 5 pages: 50 items"
+expect patches "$work/patches.out" "watching noSuchQuery         CORELOGIC_ERR_NOT_FOUND"
+expect patches "$work/patches.out" 'queryChanged "swift"         revision 1: '
+expect patches "$work/patches.out" 'queries changed: {"isLoadingNextPage":true}'
+expect patches "$work/patches.out" 'revision 12: 0 ops'
+# Forty pages: every page is still an append of its own items (12 ops), not the list.
+$CHECKED "$OUT/patches" --pages 40 > "$work/patches40.out" 2>&1
+status=$?
+[ $status -eq 0 ] && pass || { fail "patches --pages 40 exited with $status"; sed 's/^/  | /' "$work/patches40.out"; }
+expect "patches --pages 40" "$work/patches40.out" "the mirror equals the state after 40 pages: 400 items"
+ops=$(grep 'delivered ' "$work/patches40.out" | head -39 | sed 's/.*revision [0-9]*: \([0-9]*\) ops.*/\1/' | sort -u)
+[ "$(echo "$ops" | wc -l)" -eq 1 ] && [ "$ops" -ge 10 ] && [ "$ops" -le 14 ] && pass \
+    || fail "patches --pages 40: expected the same small number of ops (10 adds and a few replaces) for every page, got: $(echo $ops)"
+
 echo "examples: $passed passed, $failures failed"
 [ $failures -eq 0 ]

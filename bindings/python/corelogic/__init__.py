@@ -33,7 +33,7 @@ from .errors import (
     StorageError,
 )
 from .runners import AsyncRunner, CancellationToken, ThreadRunner
-from .system import DURABILITY_EVERY_INPUT, DURABILITY_INTERVAL, STALE, Batch, Command, Event, Stale, System
+from .system import DURABILITY_EVERY_INPUT, DURABILITY_INTERVAL, OUTPUT_MODES, STALE, Batch, Command, Event, Stale, System
 
 __all__ = [
     "ABI_VERSION",
@@ -54,6 +54,7 @@ __all__ = [
     "Library",
     "LibraryError",
     "NotFoundError",
+    "OUTPUT_MODES",
     "STALE",
     "SchemaError",
     "Stale",

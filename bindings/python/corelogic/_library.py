@@ -64,6 +64,9 @@ _PROTOTYPES: Dict[str, Any] = {
     "corelogic_system_sync_journal": (_int, [_u64]),
     "corelogic_system_close_journal": (_int, [_u64]),
     "corelogic_system_restore": (_int, [_str, _str, ctypes.POINTER(_u64), _out, _out]),
+    "corelogic_system_set_output": (_int, [_u64, _int, _out]),
+    "corelogic_system_resync": (_int, [_u64, _out]),
+    "corelogic_system_watch_queries": (_int, [_u64, _str, _out]),
 }
 
 
@@ -99,6 +102,9 @@ class Library:
     corelogic_system_sync_journal: Any
     corelogic_system_close_journal: Any
     corelogic_system_restore: Any
+    corelogic_system_set_output: Any
+    corelogic_system_resync: Any
+    corelogic_system_watch_queries: Any
 
     def __init__(self, path: PathLike, *, abi_version: int = ABI_VERSION) -> None:
         self.path = os.fspath(path)

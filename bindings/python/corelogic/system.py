@@ -14,9 +14,11 @@ import json
 import logging
 import os
 import threading
+import weakref
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from ._library import CALLBACK, Library, PathLike, load_library
+from ._patch import PatchError, apply_patch
 from .errors import ERR_HANDLE, ArgumentError, CorelogicError, HandleError, error_for_status
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "JSONValue",
     "DURABILITY_EVERY_INPUT",
     "DURABILITY_INTERVAL",
+    "OUTPUT_MODES",
 ]
 
 log = logging.getLogger("corelogic")
@@ -49,6 +52,10 @@ DURABILITY_EVERY_INPUT = 0
 #: :meth:`System.open_journal`: fsync at most every 100 ms, and on checkpoint,
 #: sync and close. A process crash still loses nothing acknowledged.
 DURABILITY_INTERVAL = 1
+
+#: The output modes of :meth:`System.set_output`, by name, with their C values
+#: (``CORELOGIC_OUTPUT_FULL``, ``CORELOGIC_OUTPUT_PATCH``).
+OUTPUT_MODES: Dict[str, int] = {"full": 0, "patch": 1}
 
 # The library's output is always one compact UTF-8 JSON value, so the documented
 # JSONDecoder.raw_decode is enough: json.loads would also detect the encoding and
@@ -146,10 +153,20 @@ class Batch:
     """What one call returned: the outcome of every step it drained.
 
     Attributes:
-        state: the feature's state after the last step (a ``dict``).
+        state: the feature's state after the last step (a ``dict``). In patch
+            mode (:meth:`System.set_output`) this is the system's state mirror
+            itself, which later calls keep updating in place: read it, do not
+            modify it, and ``copy.deepcopy`` it to keep a snapshot.
         effects: the effect commands of all those steps, in order, each
             ``{"cancel": id}`` or ``{"start": {"id", "feedback", "request"}}``.
         steps: how many steps the call ran.
+        queries: the watched queries (:meth:`System.watch`) whose value
+            changed since the previous batch, by name; ``{}`` when none did or
+            none are watched.
+        patch: in patch mode, the RFC 6902 operations the library sent (their
+            values now belong to the mirror); ``None`` in full mode.
+        revision: in patch mode, the state revision ``state`` is at; ``None``
+            in full mode.
         stale: always ``False`` (see :data:`STALE`), so ``if result.stale:``
             works on whatever ``deliver`` or ``complete`` returned.
         dropped: inputs that handlers queued during the call and that were
@@ -158,15 +175,25 @@ class Batch:
             "CORELOGIC_ERR_IO", "error": "..."}]``. Usually empty.
     """
 
-    __slots__ = ("state", "effects", "steps", "dropped")
+    __slots__ = ("state", "effects", "steps", "queries", "patch", "revision", "dropped")
     stale = False
 
     def __init__(
-        self, state: JSONValue, effects: List[Command], steps: int, dropped: Optional[List[Dict[str, Any]]] = None
+        self,
+        state: JSONValue,
+        effects: List[Command],
+        steps: int,
+        queries: Optional[Dict[str, JSONValue]] = None,
+        patch: Optional[List[Dict[str, Any]]] = None,
+        revision: Optional[int] = None,
+        dropped: Optional[List[Dict[str, Any]]] = None,
     ) -> None:
         self.state = state
         self.effects = effects
         self.steps = steps
+        self.queries: Dict[str, JSONValue] = {} if queries is None else queries
+        self.patch = patch
+        self.revision = revision
         self.dropped = dropped if dropped is not None else []
 
     @property
@@ -199,7 +226,7 @@ class Batch:
 
 def _batch(raw: bytes) -> Batch:
     value = _parse(raw)
-    return Batch(value["state"], value["effects"], value["steps"], value.get("dropped"))
+    return Batch(value["state"], value["effects"], value["steps"], value.get("queries"), dropped=value.get("dropped"))
 
 
 class Stale:
@@ -259,10 +286,14 @@ class System:
             ``None`` for the feature's own initial state.
         library: a :class:`~corelogic.Library` or a path to ``libcorelogic``;
             ``None`` searches the usual places (see :func:`corelogic.load_library`).
+        output: ``"full"`` (the default: every batch carries the whole state)
+            or ``"patch"`` (the library sends only what changed and the system
+            keeps the state up to date locally; see :meth:`set_output`).
 
     Raises:
         NotFoundError: unknown feature.
         JSONError, SchemaError: ``state`` is not valid JSON / not this feature's state.
+        ArgumentError: unknown ``output`` mode.
 
     Attributes:
         initial_batch: the creation :class:`Batch`: the initial state, and the
@@ -275,7 +306,9 @@ class System:
         state: Optional[Union[Dict[str, Any], bytes]] = None,
         *,
         library: Optional[Union[Library, PathLike]] = None,
+        output: str = "full",
     ) -> None:
+        _output_mode(output)  # before anything exists, so a bad mode creates nothing
         lib = self._bind(feature, library)
         name = _encode_name(feature, "feature")
         state_json = None if state is None else encode_json(state, "state")
@@ -286,6 +319,8 @@ class System:
             raise lib.error(status)
         self._handle = handle.value
         self.initial_batch: Batch = _batch(lib.take(out.value))
+        if output != "full":
+            self.set_output(output)
 
     def _bind(self, feature: str, library: Optional[Union[Library, PathLike]]) -> Library:
         """Set up everything but the handle (shared by ``__init__`` and :meth:`restore`)."""
@@ -306,6 +341,12 @@ class System:
         self._feature = feature
         #: The report of :meth:`restore` (``None`` for a system made with ``System(...)``).
         self.restore_report: Optional[Dict[str, Any]] = None
+        # Patch mode: the state mirror and the revision it is at, kept under
+        # their own lock (never held across a call into the library).
+        self._output = "full"
+        self._mirror: JSONValue = None
+        self._revision = -1
+        self._mirror_lock = threading.Lock()
         return lib
 
     # -- identity -----------------------------------------------------------
@@ -354,7 +395,9 @@ class System:
         raw = view.value
         self._free_string(out.value)
         value = _parse(raw)
-        return Batch(value["state"], value["effects"], value["steps"], value.get("dropped"))
+        if self._output == "patch":
+            return self._patch_batch(value)
+        return Batch(value["state"], value["effects"], value["steps"], value.get("queries"), dropped=value.get("dropped"))
 
     def deliver(self, effect_id: int, event: Event) -> Union[Batch, Stale]:
         """Deliver an event produced by the running effect ``effect_id``.
@@ -404,6 +447,8 @@ class System:
             raise self._error(status)
         raw = view.value
         self._free_string(out.value)
+        if self._output == "patch":
+            return self._patch_batch(_parse(raw))
         return _batch(raw)
 
     # -- reading ------------------------------------------------------------
@@ -442,6 +487,122 @@ class System:
             raise self._error(status)
         return _parse(self._lib.take(out.value))
 
+    # -- output modes and watched queries (docs/performance.md) ---------------
+
+    @property
+    def output(self) -> str:
+        """The output mode: ``"full"`` or ``"patch"`` (see :meth:`set_output`)."""
+        return self._output
+
+    @property
+    def revision(self) -> Optional[int]:
+        """In patch mode, the revision of the state mirror (every step
+        increments the system's revision; creation is 0); ``None`` in full
+        mode."""
+        return self._revision if self._output == "patch" else None
+
+    def set_output(self, mode: str) -> None:
+        """Choose what the library sends after each call: ``"full"`` (the
+        default) or ``"patch"``.
+
+        In full mode every batch carries the whole state, which the library
+        encodes and this binding parses: the cost grows with the state. In
+        patch mode the library sends an RFC 6902 JSON Patch from the state this
+        system last received to the new one, and the system applies it to a
+        local mirror of the state: :attr:`Batch.state` is still the whole state
+        (a ``dict``), at a cost that follows the size of the change. The mirror
+        is updated in place by later calls, so treat it as read-only and copy
+        it (``copy.deepcopy``) to keep a snapshot. A state handler
+        (:meth:`on_state`) receives the mirror too.
+
+        When a patch does not continue from the mirror's revision (a call
+        made without a batch, another thread's call, a handler's patch), the
+        system resyncs the mirror from the library on its own (:meth:`resync`).
+        Switch modes while no other thread is calling the system.
+
+        Raises:
+            ArgumentError: ``mode`` is not ``"full"`` or ``"patch"`` (nothing
+                changes).
+            HandleError: the system is closed.
+        """
+        number = _output_mode(mode)
+        out = ctypes.c_void_p()
+        status = self._lib.corelogic_system_set_output(self._handle, number, ctypes.byref(out))
+        if status:
+            raise self._error(status)
+        baseline = _parse(self._lib.take(out.value))
+        with self._mirror_lock:
+            self._output = mode
+            if mode == "patch":
+                self._mirror, self._revision = baseline["state"], baseline["revision"]
+            else:
+                self._mirror, self._revision = None, -1
+
+    def resync(self) -> JSONValue:
+        """Fetch the current state and its revision from the library
+        (``corelogic_system_resync``) and, in patch mode, make it the mirror
+        the next patch continues from. Returns the state. Patch mode calls it
+        by itself when it notices a gap; calling it is never wrong."""
+        out = ctypes.c_void_p()
+        status = self._lib.corelogic_system_resync(self._handle, ctypes.byref(out))
+        if status:
+            raise self._error(status)
+        current = _parse(self._lib.take(out.value))
+        with self._mirror_lock:
+            if self._output != "patch":
+                return current["state"]
+            # A concurrent call may have moved the mirror past this revision already.
+            if current["revision"] >= self._revision:
+                self._mirror, self._revision = current["state"], current["revision"]
+            return self._mirror
+
+    def watch(self, *names: str) -> Dict[str, JSONValue]:
+        """Watch the state queries ``names`` (replacing the previous set;
+        no names stops watching) and return their current values by name.
+
+        From then on every batch's :attr:`Batch.queries` holds the watched
+        queries whose JSON value changed since the previous batch, and only
+        those: what a router or a view binding needs, without reading the
+        state.
+
+        Raises:
+            NotFoundError: a name is not one of the feature's queries; the
+                watched set stays what it was.
+            ArgumentError: a name is not a ``str``.
+        """
+        for name in names:
+            _encode_name(name, "query name")
+        data = json.dumps(list(names), separators=(",", ":")).encode("ascii")
+        out = ctypes.c_void_p()
+        status = self._lib.corelogic_system_watch_queries(self._handle, data, ctypes.byref(out))
+        if status:
+            raise self._error(status)
+        values: Dict[str, JSONValue] = _parse(self._lib.take(out.value))
+        return values
+
+    def _patch_batch(self, value: Dict[str, Any]) -> Batch:
+        """The :class:`Batch` of a patch-mode batch: the patch applied to the mirror."""
+        state = self._advance(value)
+        return Batch(state, value["effects"], value["steps"], value.get("queries"), value["patch"], self._revision, value.get("dropped"))
+
+    def _advance(self, value: Dict[str, Any]) -> JSONValue:
+        """Bring the mirror to the patch's revision: apply it when it continues
+        from the mirror, skip it when the mirror is already past it, resync
+        when something was missed. Returns the mirror."""
+        revision, base = value["revision"], value["base"]
+        with self._mirror_lock:
+            if revision <= self._revision:
+                return self._mirror
+            if base == self._revision:
+                try:
+                    self._mirror = apply_patch(self._mirror, value["patch"])
+                    self._revision = revision
+                    return self._mirror
+                except PatchError:
+                    log.exception("corelogic: a patch did not apply to the %r mirror; resyncing", self._feature)
+                    self._revision = -1  # partly patched: only a resync repairs it
+        return self.resync()
+
     # -- push handlers ------------------------------------------------------
 
     def on_command(self, handler: Optional[CommandHandler]) -> None:
@@ -461,8 +622,13 @@ class System:
 
     def on_state(self, handler: Optional[StateHandler]) -> None:
         """Register ``handler(state)`` to receive each new state; ``None``
-        removes it. The same rules as :meth:`on_command` apply."""
-        self._register(self._lib.corelogic_system_on_state, handler, "state")
+        removes it. The same rules as :meth:`on_command` apply. In patch mode
+        the handler receives the state mirror after applying the step's patch
+        (read-only; see :meth:`set_output`)."""
+        receiver = handler
+        if handler is not None and callable(handler):
+            receiver = _state_from_mirror(weakref.ref(self), handler)
+        self._register(self._lib.corelogic_system_on_state, receiver, "state")
         self._state_handler = handler
 
     @property
@@ -632,6 +798,28 @@ class System:
         if status == ERR_HANDLE and self._handle == 0:
             return HandleError(f"the {self._feature!r} system is closed ({message})", status)
         return error_for_status(status, message)
+
+
+def _output_mode(mode: Any) -> int:
+    """The C value of an output mode name; ArgumentError for anything else."""
+    number = OUTPUT_MODES.get(mode) if isinstance(mode, str) else None
+    if number is None:
+        raise ArgumentError(f"unknown output mode {mode!r}; the modes are {', '.join(map(repr, OUTPUT_MODES))}")
+    return number
+
+
+def _state_from_mirror(system: "weakref.ReferenceType[System]", handler: StateHandler) -> StateHandler:
+    """A state handler that, in patch mode, applies the patch it receives to the
+    system's mirror and passes the mirror on (weakly bound: the library's
+    callback must not keep the system alive)."""
+
+    def receive(value: JSONValue) -> None:
+        owner = system()
+        if owner is not None and owner._output == "patch" and value is not None:
+            value = owner._advance(value)
+        handler(value)
+
+    return receive
 
 
 def _encode_path(path: Any) -> bytes:

@@ -44,3 +44,8 @@ def pytest_terminal_summary(terminalreporter):
     if golden is not None and any(golden.RESULTS.values()):
         results = golden.RESULTS
         terminalreporter.write_line(f"golden-python: {results['passed']} passed, {results['failed']} failed")
+    patch_results = getattr(golden, "PATCH_RESULTS", None)
+    if patch_results is not None and any(patch_results.values()):
+        terminalreporter.write_line(
+            f"golden-python-patch: {patch_results['passed']} passed, {patch_results['failed']} failed"
+        )

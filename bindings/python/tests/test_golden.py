@@ -3,14 +3,23 @@
 The Swift engine in-process and the C runner run the same files: the three
 hosts must agree. A difference is reported as
 ``FAIL <file>: step <n> (<action>): <path>: expected …, got …``.
+
+Every file also runs in patch mode (``output="patch"``, every query of the
+feature watched): the expected states are compared with the binding's mirror,
+each patch must continue from the previous revision, ``jsonpatch`` (an
+independent RFC 6902 implementation) must turn the previous state into the
+same mirror, and ``batch.queries`` must hold exactly the watched queries whose
+value changed.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
+import jsonpatch
 import pytest
 
 import corelogic
@@ -22,8 +31,9 @@ import os
 GOLDEN = Path(os.environ.get("CORELOGIC_GOLDEN_DIR") or REPOSITORY / "Tests" / "golden")
 FILES = sorted(path for path in GOLDEN.glob("*/*.json"))
 
-# Filled as the files run; conftest prints the summary line.
+# Filled as the files run; conftest prints the summary lines.
 RESULTS = {"passed": 0, "failed": 0}
+PATCH_RESULTS = {"passed": 0, "failed": 0}
 
 
 def difference(expected: Any, actual: Any, path: str = "$") -> Optional[str]:
@@ -76,13 +86,37 @@ def status_of(exc: Optional[corelogic.CorelogicError], result: Any) -> str:
     return "stale" if result is corelogic.STALE else "ok"
 
 
-def run_file(path: Path, library: corelogic.Library) -> List[str]:
+def check_patch(system: corelogic.System, batch: corelogic.Batch, previous: Dict[str, Any], where: str) -> List[str]:
+    """Patch mode: what one OK batch must satisfy beyond the file's expectations.
+    ``previous`` holds the revision, a copy of the state and the query values
+    before the step; it is updated."""
+    failures = []
+    if batch.revision != previous["revision"] + batch.steps:
+        failures.append(f"{where}: revision {batch.revision} after {batch.steps} steps from {previous['revision']}")
+    independent = jsonpatch.apply_patch(previous["state"], batch.patch)
+    if independent != batch.state:
+        failures.append(f"{where}: jsonpatch gives {json.dumps(independent)}, the mirror is {json.dumps(batch.state)}")
+    current = {name: system.query(name) for name in previous["queries"]}
+    changed = {name: value for name, value in current.items() if difference(previous["queries"][name], value)}
+    if batch.queries != changed:
+        failures.append(f"{where}: queries: expected the changed ones {json.dumps(changed)}, got {json.dumps(batch.queries)}")
+    previous.update(revision=batch.revision, state=copy.deepcopy(batch.state), queries=current)
+    return failures
+
+
+def run_file(path: Path, library: corelogic.Library, output: str = "full") -> List[str]:
     """Run one golden file; return its FAIL lines (none when it passes)."""
     name = path.relative_to(GOLDEN)
     scenario = json.loads(path.read_text(encoding="utf-8"))
     failures: List[str] = []
     initial = scenario.get("state")
-    with corelogic.System(scenario["feature"], initial, library=library) as system:
+    with corelogic.System(scenario["feature"], initial, library=library, output=output) as system:
+        previous: Dict[str, Any] = {}
+        if output == "patch":
+            names = next(f["queries"] for f in corelogic.features(library) if f["name"] == scenario["feature"])
+            previous = {"revision": system.revision, "state": copy.deepcopy(system.resync()), "queries": system.watch(*names)}
+            if previous["revision"] != 0:
+                failures.append(f"FAIL {name}: revision {previous['revision']} right after creation")
         expect_initial = scenario.get("expectInitial", {})
         for key in ("state", "effects"):
             if key in expect_initial:
@@ -136,6 +170,10 @@ def run_file(path: Path, library: corelogic.Library) -> List[str]:
                     found = difference(expect[key], getattr(result, key), f"$.{key}")
                     if found:
                         failures.append(f"{where}: {found}")
+            if output == "patch":
+                failures.extend(check_patch(system, result, previous, where))
+        if output == "patch" and previous["state"] != system.state:
+            failures.append(f"FAIL {name}: at the end the mirror differs from the state")
     return failures
 
 
@@ -149,6 +187,13 @@ def test_there_are_golden_files_for_every_feature(library):
 def test_golden_file(path, library):
     failures = run_file(path, library)
     RESULTS["failed" if failures else "passed"] += 1
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(path.relative_to(GOLDEN)) for path in FILES])
+def test_golden_file_in_patch_mode(path, library):
+    failures = run_file(path, library, output="patch")
+    PATCH_RESULTS["failed" if failures else "passed"] += 1
     assert not failures, "\n".join(failures)
 
 

@@ -1,0 +1,133 @@
+"""JSON Patch (RFC 6902: ``add``, ``remove``, ``replace``) applied in place.
+
+Internal: a :class:`~corelogic.System` in patch mode keeps a mirror of the
+state and applies each patch the library emits to it with :func:`apply_patch`.
+Each operation costs what it touches (an append at ``/items/-`` is a
+``list.append``), so keeping the mirror costs the size of the change, not of
+the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Sequence
+
+__all__ = ["PatchError", "apply_patch", "parse_pointer"]
+
+
+class PatchError(ValueError):
+    """A patch that is malformed or does not apply to the document."""
+
+
+def parse_pointer(pointer: str) -> List[str]:
+    """The reference tokens of a JSON Pointer (RFC 6901), unescaped.
+
+    ``""`` is the whole document (no tokens); otherwise the pointer starts
+    with ``/``; in a token ``~1`` stands for ``/`` and ``~0`` for ``~``.
+    """
+    if not isinstance(pointer, str):
+        raise PatchError(f"a path must be a string, not {type(pointer).__name__}")
+    if pointer == "":
+        return []
+    if pointer[0] != "/":
+        raise PatchError(f"path {pointer!r} must be empty or start with '/'")
+    tokens = pointer[1:].split("/")
+    if "~" not in pointer:
+        return tokens
+    unescaped = []
+    for token in tokens:
+        index = token.find("~")
+        while index != -1:
+            if index + 1 >= len(token) or token[index + 1] not in "01":
+                raise PatchError(f"path {pointer!r}: '~' must be followed by '0' or '1'")
+            index = token.find("~", index + 2)
+        unescaped.append(token.replace("~1", "/").replace("~0", "~"))
+    return unescaped
+
+
+def _index(token: str, length: int, pointer: str, allow_end: bool) -> int:
+    """An array index token: ``0`` or digits without a leading zero; ``-`` (the
+    position past the end) and ``length`` itself only where ``allow_end``."""
+    if token == "-" and allow_end:
+        return length
+    if not token.isdigit() or not token.isascii() or (len(token) > 1 and token[0] == "0"):
+        raise PatchError(f"path {pointer!r}: {token!r} is not an array index")
+    index = int(token)
+    if index > length or (index == length and not allow_end):
+        raise PatchError(f"path {pointer!r}: index {index} is out of range (the array has {length} elements)")
+    return index
+
+
+def _parent(document: Any, tokens: Sequence[str], pointer: str) -> Any:
+    """The container the last token of ``pointer`` names a member of."""
+    node = document
+    for token in tokens[:-1]:
+        if type(node) is dict:
+            try:
+                node = node[token]
+            except KeyError:
+                raise PatchError(f"path {pointer!r}: no member {token!r}") from None
+        elif type(node) is list:
+            node = node[_index(token, len(node), pointer, allow_end=False)]
+        else:
+            raise PatchError(f"path {pointer!r}: {token!r} goes into a value that is neither an object nor an array")
+    return node
+
+
+def apply_patch(document: Any, patch: Sequence[Dict[str, Any]]) -> Any:
+    """Apply ``patch`` (a list of operations) to ``document`` in place and
+    return the result (a new object only when an operation replaces the whole
+    document, path ``""``).
+
+    The values the patch carries become part of the document (they are not
+    copied): the patch must not be used afterwards.
+
+    Raises:
+        PatchError: a malformed operation, or one that does not apply (a
+            missing member, an index out of range, an op other than ``add``,
+            ``remove`` and ``replace``). The operations before it have been
+            applied: the document is then partly patched.
+    """
+    if not isinstance(patch, list):
+        raise PatchError(f"a patch is a list of operations, not {type(patch).__name__}")
+    for operation in patch:
+        if type(operation) is not dict:
+            raise PatchError(f"a patch operation is an object, not {type(operation).__name__}")
+        op = operation.get("op")
+        if op not in ("add", "remove", "replace"):
+            raise PatchError(f"unsupported op {op!r} (add, remove and replace are supported)")
+        pointer = operation.get("path")
+        if not isinstance(pointer, str):
+            raise PatchError(f"{op}: \"path\" must be a string")
+        tokens = parse_pointer(pointer)
+        if op != "remove" and "value" not in operation:
+            raise PatchError(f"{op} {pointer!r}: \"value\" is missing")
+        if not tokens:
+            if op == "remove":
+                raise PatchError("cannot remove the whole document")
+            document = operation["value"]
+            continue
+        parent = _parent(document, tokens, pointer)
+        last = tokens[-1]
+        if type(parent) is dict:
+            if op == "add":
+                parent[last] = operation["value"]
+            elif last not in parent:
+                raise PatchError(f"{op} {pointer!r}: no member {last!r} to {op}")
+            elif op == "replace":
+                parent[last] = operation["value"]
+            else:
+                del parent[last]
+        elif type(parent) is list:
+            if op == "add":
+                index = _index(last, len(parent), pointer, allow_end=True)
+                if index == len(parent):
+                    parent.append(operation["value"])
+                else:
+                    parent.insert(index, operation["value"])
+            elif op == "replace":
+                parent[_index(last, len(parent), pointer, allow_end=False)] = operation["value"]
+            else:
+                del parent[_index(last, len(parent), pointer, allow_end=False)]
+        else:
+            raise PatchError(f"path {pointer!r}: {last!r} goes into a value that is neither an object nor an array")
+    return document
