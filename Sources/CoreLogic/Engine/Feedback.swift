@@ -22,20 +22,22 @@ public struct Feedback<State> {
     /// Unique within the feature; appears in every `start` command.
     public let name: String
     public let kind: FeedbackKind
+    /// The request's type, for the feature's schema (docs/schemas.md).
+    let requestType: any Decodable.Type
     let makeTracker: (_ name: String) -> EffectTracker<State>
 
     /// One effect at a time; see the type's documentation for the rules.
     public static func react<Request: Codable & Equatable>(
         _ name: String, _ query: @escaping (State) -> Request?
     ) -> Feedback {
-        Feedback(name: name, kind: .react) { ReactTracker(feedback: $0, query: query) }
+        Feedback(name: name, kind: .react, requestType: Request.self) { ReactTracker(feedback: $0, query: query) }
     }
 
     /// A set of effects keyed by request value; see the type's documentation for the rules.
     public static func reactSet<Request: Codable & Hashable>(
         _ name: String, _ query: @escaping (State) -> [Request]
     ) -> Feedback {
-        Feedback(name: name, kind: .reactSet) { ReactSetTracker(feedback: $0, query: query) }
+        Feedback(name: name, kind: .reactSet, requestType: Request.self) { ReactSetTracker(feedback: $0, query: query) }
     }
 
     /// This feedback embedded in a parent feature (composition).
@@ -48,12 +50,14 @@ public struct Feedback<State> {
         let make: (String) -> EffectTracker<Parent> = { scopedName in
             ScopedTracker<Parent, State>(child: makeChild(scopedName), project: child)
         }
-        return Feedback<Parent>(name: prefix + "." + name, kind: kind, makeTracker: make)
+        return Feedback<Parent>(name: prefix + "." + name, kind: kind, requestType: requestType, makeTracker: make)
     }
 
-    init(name: String, kind: FeedbackKind, makeTracker: @escaping (_ name: String) -> EffectTracker<State>) {
+    init(name: String, kind: FeedbackKind, requestType: any Decodable.Type,
+         makeTracker: @escaping (_ name: String) -> EffectTracker<State>) {
         self.name = name
         self.kind = kind
+        self.requestType = requestType
         self.makeTracker = makeTracker
     }
 }
