@@ -143,3 +143,17 @@ fuzz:
 	@mkdir -p .build/fuzz/corpus .build/fuzz/crashes
 	ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/InputFuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=0 \
 	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus
+
+# ---- schemas and typed host code (docs/schemas.md) -----------------------------
+# corelogic_feature_schema through the ABI (under valgrind); the committed generated
+# files are up to date with the library; the typed Python example passes mypy --strict.
+# The schema-versus-library checks (jsonschema) and the typegen checks (mypy, tsc) are
+# in bindings/python/tests (test-python).
+.PHONY: test-schema
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-schema
+
+test-schema: lib | $(C_OUT)
+	$(CC) $(CFLAGS) Tests/c/schema_test.c -o $(C_OUT)/schema_test $(C_LINK)
+	$(CHECKED) $(C_OUT)/schema_test

@@ -20,7 +20,6 @@ final class SchemaDeriver {
     private var nodes: [ObjectIdentifier: JSONValue] = [:]
     private var inProgress: [ObjectIdentifier: (name: String, referenced: Bool)] = [:]
     private var takenNames: Set<String>
-    private var samples: [ObjectIdentifier: Any] = [:]
     private var sampling: Set<ObjectIdentifier> = []
 
     /// - Parameter reservedNames: definition names the caller uses for its own entries.
@@ -67,11 +66,7 @@ final class SchemaDeriver {
     func sample<T: Decodable>(of type: T.Type) throws -> T {
         if let primitive = SchemaPrimitives.sample(of: T.self) { return primitive }
         let id = ObjectIdentifier(T.self)
-        if let known = samples[id] as? T { return known }
-        if let first = SchemaPrimitives.firstCase(of: T.self) {
-            samples[id] = first
-            return first
-        }
+        if let first = SchemaPrimitives.firstCase(of: T.self) { return first }
         guard !sampling.contains(id) else { throw SampleCycle() }
         sampling.insert(id)
         defer { sampling.remove(id) }
@@ -79,9 +74,7 @@ final class SchemaDeriver {
         while true {
             let decoder = SampleDecoder(deriver: self, choice: choice)
             do {
-                let value = try T(from: decoder)
-                samples[id] = value
-                return value
+                return try T(from: decoder)
             } catch {
                 choice += 1
                 if choice < decoder.choiceCount { continue }
