@@ -124,6 +124,7 @@ int corelogic_features(char **out_json);
  *   "request.<feedback>"         the request of that feedback's start commands
  *   "query.<name>"               the value corelogic_system_query returns for it
  *   "command", "batch"           a command, a batch (full or patch output mode)
+ *   "runningEffect"              an element of corelogic_system_effects
  *   "queries", "patchOperation", "stateChange", "stateAtRevision"   the other envelopes
  * The other members are the feature's structs and enums, named after the Swift type
  * ("Search.State"); recursive types refer to themselves with "$ref". The document is

@@ -4,8 +4,9 @@
 /// - `state`, `event`: the feature's `State` and `Event`;
 /// - `request.<feedback>`: the request of each feedback's `start` commands;
 /// - `query.<name>`: the value of each state query;
-/// - `command`, `batch`, `queries`, `patchOperation`, `stateChange`, `stateAtRevision`:
-///   the envelopes the C ABI writes around them, in full and in patch output mode.
+/// - `command`, `runningEffect`, `batch`, `queries`, `patchOperation`, `stateChange`,
+///   `stateAtRevision`: the envelopes the C ABI writes around them, in full and in
+///   patch output mode.
 ///
 /// The other members of `$defs` are the feature's structs and enums, named after the
 /// Swift type (`Pharmacies.Phase`). The document is the same bytes on every run.
@@ -18,7 +19,7 @@ public enum FeatureSchema {
         let feedbacks = F.feedbacks
         let queries = F.queries
         var entries: [(String, JSONValue)] = []
-        var reserved: Set<String> = ["state", "event", "effectId", "revision", "command", "queries", "patchOperation",
+        var reserved: Set<String> = ["state", "event", "effectId", "revision", "command", "runningEffect", "queries", "patchOperation",
                                      "batch", "stateChange", "stateAtRevision"]
         for feedback in feedbacks { reserved.insert("request." + feedback.name) }
         for query in queries { reserved.insert("query." + query.name) }
@@ -82,12 +83,15 @@ public enum FeatureSchema {
         var commands: [JSONValue] = [
             object([("cancel", ref("effectId"))], required: ["cancel"]),
         ]
+        var running: [JSONValue] = []
         for name in feedbacks {
-            commands.append(object([("start", object([
+            let effect = object([
                 ("id", ref("effectId")),
                 ("feedback", .object([("const", .string(name))])),
                 ("request", ref("request." + name)),
-            ], required: ["id", "feedback", "request"]))], required: ["start"]))
+            ], required: ["id", "feedback", "request"])
+            commands.append(object([("start", effect)], required: ["start"]))
+            running.append(effect)
         }
         let effects = arrayOf(ref("command"))
         let patch = arrayOf(ref("patchOperation"))
@@ -107,6 +111,8 @@ public enum FeatureSchema {
             ("effectId", counter(1)),
             ("revision", counter(0)),
             ("command", .object([("oneOf", .array(commands))])),
+            // No feedback, no running effect: the schema that accepts nothing.
+            ("runningEffect", running.isEmpty ? .bool(false) : .object([("oneOf", .array(running))])),
             ("queries", object(queries, required: [])),
             ("patchOperation", operation),
             ("batch", .object([("oneOf", .array([full, patched]))])),

@@ -1,0 +1,331 @@
+"""The schemas of corelogic_feature_schema checked against the library by an
+independent validator (the ``jsonschema`` package), both ways (docs/schemas.md).
+
+- Everything the golden files send, expect and query, and every batch, state,
+  running effect and query value the library produces while replaying them,
+  validates against the feature's schema.
+- Mutations of the golden events (wrong types, unknown cases, missing members,
+  removed or null optionals): the library and the schema agree on each one; a
+  mutation the library rejects with ERR_SCHEMA is rejected by the schema too.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import jsonschema
+import pytest
+
+import corelogic
+from conftest import REPOSITORY
+
+GOLDEN = REPOSITORY / "Tests" / "golden"
+FILES = sorted(GOLDEN.glob("*/*.json"))
+
+_SCHEMAS: Dict[str, Dict[str, Any]] = {}
+
+
+def schema_of(feature: str, library: corelogic.Library) -> Dict[str, Any]:
+    if feature not in _SCHEMAS:
+        _SCHEMAS[feature] = library.feature_schema(feature)
+    return _SCHEMAS[feature]
+
+
+def validator(feature: str, entry: str, library: corelogic.Library) -> jsonschema.Draft202012Validator:
+    """A validator for ``$defs/<entry>`` of the feature's schema."""
+    document = dict(schema_of(feature, library))
+    document["$ref"] = "#/$defs/" + entry
+    return jsonschema.Draft202012Validator(document, format_checker=None)
+
+
+def errors(feature: str, entry: str, value: Any, library: corelogic.Library) -> List[str]:
+    return [f"{list(error.absolute_path)}: {error.message}"
+            for error in validator(feature, entry, library).iter_errors(value)]
+
+
+def assert_valid(feature: str, entry: str, value: Any, library: corelogic.Library, where: str) -> None:
+    found = errors(feature, entry, value, library)
+    assert not found, f"{where}: {json.dumps(value)} is not a valid {entry}: {found[:3]}"
+
+
+def feature_names(library: corelogic.Library) -> List[str]:
+    return [feature["name"] for feature in library.features()]
+
+
+# -- the schema documents themselves -----------------------------------------
+
+
+def test_every_schema_is_a_valid_2020_12_schema_with_every_entry_point(library):
+    for feature in library.features():
+        schema = schema_of(feature["name"], library)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        defs = schema["$defs"]
+        expected = ["state", "event", "command", "runningEffect", "batch", "queries", "stateChange", "stateAtRevision"]
+        expected += ["request." + feedback["name"] for feedback in feature["feedbacks"]]
+        expected += ["query." + query for query in feature["queries"]]
+        assert [name for name in expected if name not in defs] == [], feature["name"]
+
+
+def test_every_reference_resolves(library):
+    def references(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "$ref":
+                    yield value
+                else:
+                    yield from references(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from references(value)
+
+    for name in feature_names(library):
+        schema = schema_of(name, library)
+        for reference in references(schema):
+            assert reference.startswith("#/$defs/"), reference
+            assert reference[len("#/$defs/"):] in schema["$defs"], f"{name}: {reference}"
+
+
+def test_the_schema_is_the_same_bytes_every_time(library):
+    out = [library.feature_schema("pharmacies") for _ in range(3)]
+    assert json.dumps(out[0]) == json.dumps(out[1]) == json.dumps(out[2])
+
+
+def test_unknown_feature_is_not_found_with_the_list(library):
+    with pytest.raises(corelogic.NotFoundError) as raised:
+        library.feature_schema("nope")
+    assert "no feature named 'nope'" in raised.value.message
+    assert "counter" in raised.value.message
+
+
+def test_recursive_types_and_child_features_use_defs(library):
+    defs = schema_of("pharmacies", library)["$defs"]
+    phase = json.dumps(defs["Pharmacies.Phase"])
+    assert '"from": {"$ref": "#/$defs/Pharmacies.Phase"}' in phase
+    # the child feature's types and prefixed feedbacks
+    assert defs["request.typeahead.search"] == {"$ref": "#/$defs/Typeahead.SearchRequest"}
+    assert "Typeahead.Event" in defs
+
+
+def test_integers_numbers_optionals_and_raw_value_enums(library):
+    defs = schema_of("search", library)["$defs"]
+    state = defs["Search.State"]
+    assert state["properties"]["nextURL"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    assert "nextURL" not in state["required"]
+    assert defs["Search.Repository"]["properties"]["id"]["type"] == "integer"
+    assert defs["Search.Repository"]["properties"]["id"]["maximum"] == 2 ** 63 - 1
+    player = schema_of("playcatch", library)["$defs"]["Playcatch.Player"]
+    assert player["enum"] == ["human", "machine"]
+
+
+# -- golden files: everything they hold and everything the library answers ----
+
+
+def _golden_values(scenario: Dict[str, Any]) -> Iterator[Tuple[str, str, Any]]:
+    """(where, $defs entry, value) for each value a golden file states."""
+    if scenario.get("state") is not None:
+        yield "state", "state", scenario["state"]
+    initial = scenario.get("expectInitial", {})
+    if "state" in initial:
+        yield "expectInitial.state", "state", initial["state"]
+    for index, command in enumerate(initial.get("effects", [])):
+        yield f"expectInitial.effects[{index}]", "command", command
+    for number, step in enumerate(scenario["steps"], start=1):
+        expect = step["expect"]
+        if expect["status"] != "ok":
+            continue
+        where = f"step {number}"
+        if "send" in step:
+            yield where + " event", "event", step["send"]
+        if "deliver" in step and "event" in step["deliver"]:
+            yield where + " event", "event", step["deliver"]["event"]
+        if "query" in step and "value" in expect:
+            yield where + " value", "query." + step["query"], expect["value"]
+        if "state" in expect:
+            yield where + " state", "state", expect["state"]
+        for index, command in enumerate(expect.get("effects", [])):
+            yield f"{where} effects[{index}]", "command", command
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(path.relative_to(GOLDEN)) for path in FILES])
+def test_golden_file_values_validate(path, library):
+    """Every value the file states is valid; every event it expects the library to
+    reject with ERR_SCHEMA is invalid."""
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    checked = 0
+    for where, entry, value in _golden_values(scenario):
+        assert_valid(scenario["feature"], entry, value, library, f"{path.name}: {where}")
+        checked += 1
+    for number, step in enumerate(scenario["steps"], start=1):
+        if step["expect"]["status"] == "error:schema" and "send" in step:
+            found = errors(scenario["feature"], "event", step["send"], library)
+            assert found, f"{path.name}: step {number}: the schema accepts {json.dumps(step['send'])}"
+            checked += 1
+    CHECKED[path.name] = checked
+
+
+CHECKED: Dict[str, int] = {}
+
+
+def test_the_golden_files_gave_values_to_check():
+    # Runs after the parametrized test above (pytest keeps file order): most files
+    # state values; a few only probe errors (unknown query, stale effect).
+    assert len(CHECKED) == len(FILES)
+    assert sum(CHECKED.values()) > 300
+    assert sum(1 for count in CHECKED.values() if count > 0) >= len(FILES) - 3
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(path.relative_to(GOLDEN)) for path in FILES])
+def test_what_the_library_produces_validates(path, library):
+    """Replays the file and validates every batch, state, running effect and
+    query value the library hands back."""
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    feature = scenario["feature"]
+    queries = next(f["queries"] for f in library.features() if f["name"] == feature)
+    with corelogic.System(feature, scenario.get("state"), library=library) as system:
+        assert_valid(feature, "batch", system.initial_batch.to_dict(), library, "initial batch")
+
+        def check_everything(where: str) -> None:
+            assert_valid(feature, "state", system.state, library, where + " state")
+            for effect in system.effects:
+                assert_valid(feature, "runningEffect", effect, library, where + " running effect")
+            for name in queries:
+                assert_valid(feature, "query." + name, system.query(name), library, f"{where} query {name}")
+
+        check_everything("initial")
+        for number, step in enumerate(scenario["steps"], start=1):
+            action = next(iter(step))
+            try:
+                if action == "send":
+                    result: Any = system.send(step["send"])
+                elif action == "deliver" and "event" in step["deliver"]:
+                    result = system.deliver(step["deliver"]["effect"], step["deliver"]["event"])
+                elif action == "complete":
+                    result = system.complete(step["complete"]["effect"])
+                else:
+                    continue
+            except corelogic.CorelogicError:
+                continue
+            if isinstance(result, corelogic.Batch):
+                assert_valid(feature, "batch", result.to_dict(), library, f"step {number} batch")
+            check_everything(f"step {number}")
+
+
+# -- mutations: the library and the schema agree -----------------------------
+
+_WRONG = {str: 5, int: "5", float: "5", bool: "true", dict: 5, list: {"a": 1}, type(None): 5}
+
+
+def _mutations(event: Any, cases: List[str]) -> Iterator[Tuple[str, Any]]:
+    """(description, mutated event): one change each, anywhere in the event;
+    ``cases`` are the feature's event case names."""
+    def walk(node: Any, path: List[Any]) -> Iterator[Tuple[List[Any], Any]]:
+        yield path, node
+        if isinstance(node, dict):
+            for key, value in node.items():
+                yield from walk(value, path + [key])
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                yield from walk(value, path + [index])
+
+    def replaced(path: List[Any], value: Any) -> Any:
+        if not path:
+            return value
+        copied = copy.deepcopy(event)
+        parent = copied
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = value
+        return copied
+
+    def removed(path: List[Any]) -> Any:
+        copied = copy.deepcopy(event)
+        parent = copied
+        for key in path[:-1]:
+            parent = parent[key]
+        del parent[path[-1]]
+        return copied
+
+    for path, node in walk(event, []):
+        where = "$" + "".join(f"[{key!r}]" for key in path)
+        yield f"{where}: wrong type", replaced(path, _WRONG[type(node)])
+        if path and isinstance(path[-1], str):
+            yield f"{where}: missing", removed(path)
+            yield f"{where}: null", replaced(path, None)
+    if isinstance(event, dict) and len(event) == 1:
+        (case, payload), = event.items()
+        yield "unknown case", {case + "Unknown": payload}
+        other = next(name for name in cases if name != case)
+        yield "two cases", {case: payload, other: {}}
+    if isinstance(event, str):
+        yield "unknown bare case", event + "Unknown"
+
+
+def _cases(feature: str, library: corelogic.Library) -> List[str]:
+    return next(f["events"] for f in library.features() if f["name"] == feature)  # type: ignore[no-any-return]
+
+
+def _accepted(feature: str, event: Any, library: corelogic.Library) -> Optional[str]:
+    """None when the library accepts the event, else the status name."""
+    with corelogic.System(feature, library=library) as system:
+        try:
+            system.send(event)
+        except corelogic.CorelogicError as error:
+            return error.status_name
+    return None
+
+
+def _golden_events() -> List[Tuple[str, Any]]:
+    events: List[Tuple[str, Any]] = []
+    seen = set()
+    for path in FILES:
+        scenario = json.loads(path.read_text(encoding="utf-8"))
+        for step in scenario["steps"]:
+            if step["expect"]["status"] != "ok":
+                continue
+            event = step.get("send", step.get("deliver", {}).get("event"))
+            if event is None:
+                continue
+            key = (scenario["feature"], json.dumps(event, sort_keys=True))
+            if key not in seen:
+                seen.add(key)
+                events.append((scenario["feature"], event))
+    return events
+
+
+EVENTS = _golden_events()
+
+
+@pytest.mark.parametrize("feature,event", EVENTS, ids=[f"{f}:{json.dumps(e)[:40]}" for f, e in EVENTS])
+def test_mutated_events_library_and_schema_agree(feature, event, library):
+    disagreements = []
+    for description, mutated in _mutations(event, _cases(feature, library)):
+        status = _accepted(feature, mutated, library)
+        schema_errors = errors(feature, "event", mutated, library)
+        if status == "CORELOGIC_ERR_SCHEMA" and not schema_errors:
+            disagreements.append(f"{description}: the library rejects {json.dumps(mutated)}, the schema accepts it")
+        if status is None and schema_errors:
+            disagreements.append(f"{description}: the library accepts {json.dumps(mutated)}, the schema rejects it: {schema_errors[:2]}")
+        assert status in (None, "CORELOGIC_ERR_SCHEMA"), f"{description}: {status}"
+    assert not disagreements, "\n".join(disagreements)
+
+
+def test_the_mutations_reach_both_outcomes(library):
+    # The agreement test proves something only if mutations are both accepted and
+    # rejected; count them over every golden event.
+    outcomes = {"accepted": 0, "rejected": 0}
+    for feature, event in EVENTS:
+        for _, mutated in _mutations(event, _cases(feature, library)):
+            outcomes["accepted" if _accepted(feature, mutated, library) is None else "rejected"] += 1
+    assert outcomes["rejected"] > 100
+    assert outcomes["accepted"] > 5
+
+
+def test_deliberate_difference_unknown_members(library):
+    # docs/schemas.md: the decoder ignores members it does not know; the schema is
+    # closed, so a typo in a host's member name is caught before sending.
+    event = {"queryChanged": {"text": "swift", "extra": 1}}
+    assert _accepted("search", event, library) is None
+    assert errors("search", "event", event, library)
