@@ -32,7 +32,18 @@ from .errors import (
     StorageError,
 )
 from .runners import AsyncRunner, CancellationToken, ThreadRunner
-from .system import DURABILITY_EVERY_INPUT, DURABILITY_INTERVAL, STALE, Batch, Command, Event, Stale, System
+from .system import (
+    DURABILITY_EVERY_INPUT,
+    DURABILITY_INTERVAL,
+    STALE,
+    Batch,
+    Command,
+    Event,
+    Stale,
+    SupportsFromJSON,
+    SupportsToJSON,
+    System,
+)
 
 __all__ = [
     "ABI_VERSION",
@@ -56,6 +67,8 @@ __all__ = [
     "SchemaError",
     "Stale",
     "StorageError",
+    "SupportsFromJSON",
+    "SupportsToJSON",
     "System",
     "ThreadRunner",
     "abi_version",

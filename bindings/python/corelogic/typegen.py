@@ -144,7 +144,8 @@ def _nullable(node: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     """The inner node of ``anyOf: [X, null]``, else None."""
     options = node.get("anyOf")
     if isinstance(options, list) and len(options) == 2 and _NULL in options:
-        return options[0] if options[1] == _NULL else options[1]
+        inner: Dict[str, Any] = options[0] if options[1] == _NULL else options[1]
+        return inner
     return None
 
 
