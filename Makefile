@@ -149,11 +149,21 @@ fuzz:
 # files are up to date with the library; the typed Python example passes mypy --strict.
 # The schema-versus-library checks (jsonschema) and the typegen checks (mypy, tsc) are
 # in bindings/python/tests (test-python).
-.PHONY: test-schema
+.PHONY: test-schema typegen-examples
 
 # Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
 test: test-schema
 
+# The features whose generated code is committed with the examples.
+TYPEGEN_EXAMPLES := playcatch
+TYPEGEN          := PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -m corelogic.typegen
+
 test-schema: lib | $(C_OUT)
 	$(CC) $(CFLAGS) Tests/c/schema_test.c -o $(C_OUT)/schema_test $(C_LINK)
 	$(CHECKED) $(C_OUT)/schema_test
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --out examples/python/generated --check
+	cd examples/python && MYPYPATH=$(CURDIR)/bindings/python $(PYTHON) -m mypy --strict --no-error-summary --cache-dir $(CURDIR)/.build/mypy typed_playcatch.py generated/
+	$(PYTHON) examples/python/typed_playcatch.py --throws 2
+
+typegen-examples: lib
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --out examples/python/generated

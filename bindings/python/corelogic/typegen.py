@@ -270,7 +270,7 @@ class _Python:
         lines.append(f"    def {method}(cls, value: Any) -> {owner}:")
         lines.append(f'        """Reads the JSON value; raises ValueError naming the member that does not fit."""')
         where = owner if json_wrapper is None else f"{owner}"
-        lines.append(f"        data = _object(value, {where!r})")
+        lines.append(f"        {'data = ' if fields else ''}_object(value, {where!r})")
         arguments = []
         for json_name, attribute, node, required in fields:
             member_where = f"{where}.{json_name}"
