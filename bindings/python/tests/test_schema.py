@@ -329,3 +329,56 @@ def test_deliberate_difference_unknown_members(library):
     event = {"queryChanged": {"text": "swift", "extra": 1}}
     assert _accepted("search", event, library) is None
     assert errors("search", "event", event, library)
+
+
+# -- patch output mode and watched queries (corelogic_system_set_output) ---------
+
+
+def _call(library: corelogic.Library, name: str, *args: Any) -> Tuple[int, Any]:
+    """Calls a C function by name with a trailing char** out-parameter."""
+    import ctypes
+
+    function = getattr(library._dll, name)
+    out = ctypes.c_void_p()
+    status = function(*args, ctypes.byref(out))
+    text = library.take(out.value)
+    return status, (json.loads(text) if text else None)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(path.relative_to(GOLDEN)) for path in FILES])
+def test_patch_mode_batches_and_watched_queries_validate(path, library):
+    import ctypes
+
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    feature = scenario["feature"]
+    queries = next(f["queries"] for f in library.features() if f["name"] == feature)
+    dll = library._dll
+    dll.corelogic_system_send.argtypes = [ctypes.c_uint64, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    dll.corelogic_system_deliver.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_char_p,
+                                             ctypes.POINTER(ctypes.c_void_p)]
+    dll.corelogic_system_set_output.argtypes = [ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
+    dll.corelogic_system_resync.argtypes = [ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
+    dll.corelogic_system_watch_queries.argtypes = [ctypes.c_uint64, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    with corelogic.System(feature, scenario.get("state"), library=library) as system:
+        handle = system._handle
+        status, watched = _call(library, "corelogic_system_watch_queries", handle, json.dumps(queries).encode())
+        assert status == 0
+        assert_valid(feature, "queries", watched, library, "watched queries")
+        for mode in (0, 1):
+            status, baseline = _call(library, "corelogic_system_set_output", handle, mode)
+            assert status == 0
+            assert_valid(feature, "stateAtRevision", baseline, library, "set_output")
+            for number, step in enumerate(scenario["steps"], start=1):
+                if "send" in step and step["expect"]["status"] == "ok":
+                    status, batch = _call(library, "corelogic_system_send", handle, json.dumps(step["send"]).encode())
+                elif "deliver" in step and "event" in step["deliver"] and step["expect"]["status"] == "ok":
+                    status, batch = _call(library, "corelogic_system_deliver", handle, step["deliver"]["effect"],
+                                          json.dumps(step["deliver"]["event"]).encode())
+                else:
+                    continue
+                if status == 0:
+                    assert ("patch" in batch) == (mode == 1)
+                    assert_valid(feature, "batch", batch, library, f"mode {mode} step {number} batch")
+            status, resynced = _call(library, "corelogic_system_resync", handle)
+            assert status == 0
+            assert_valid(feature, "stateAtRevision", resynced, library, "resync")
