@@ -15,8 +15,13 @@
 /// and are referenced with `$ref`, which also closes recursive types. Everything else
 /// is written inline. The deriver is used when a host asks for a schema, never per event.
 final class SchemaDeriver {
-    /// The definitions found so far, in discovery order (deterministic).
-    private(set) var definitions: [(name: String, schema: JSONValue)] = []
+    /// The definitions found so far, in the order their types were first met (a type
+    /// before the types inside it), which is deterministic.
+    var definitions: [(name: String, schema: JSONValue)] {
+        found.sorted { $0.order < $1.order }.map { ($0.name, $0.schema) }
+    }
+    private var found: [(order: Int, name: String, schema: JSONValue)] = []
+    private var met: [String: Int] = [:]
     private var nodes: [ObjectIdentifier: JSONValue] = [:]
     private var inProgress: [ObjectIdentifier: (name: String, referenced: Bool)] = [:]
     private var takenNames: Set<String>
@@ -92,7 +97,7 @@ final class SchemaDeriver {
     private func define(_ id: ObjectIdentifier, _ name: String, _ schema: JSONValue) -> JSONValue {
         var titled: [(String, JSONValue)] = [("title", .string(name))]
         if case .object(let members) = schema { titled += members }
-        definitions.append((name, .object(titled)))
+        found.append((met[name] ?? found.count, name, .object(titled)))
         let reference = Self.reference(name)
         nodes[id] = reference
         return reference
@@ -107,6 +112,7 @@ final class SchemaDeriver {
             counter += 1
         }
         takenNames.insert(name)
+        met[name] = met.count
         return name
     }
 

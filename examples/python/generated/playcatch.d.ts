@@ -4,14 +4,14 @@
 
 export declare const FEATURE: "playcatch";
 
-/** Swift `Playcatch.Player`. */
-export type Player = "human" | "machine";
-
 /** Swift `Playcatch.State`. */
 export interface State {
   readonly ball: Player;
   readonly throwCount: number;
 }
+
+/** Swift `Playcatch.Player`. */
+export type Player = "human" | "machine";
 
 /** Swift `Playcatch.Event`. */
 export type Event =

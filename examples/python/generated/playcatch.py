@@ -67,16 +67,6 @@ def _case(value: Any, where: str) -> Tuple[str, Any]:
     return case, payload
 
 
-Player = Literal['human', 'machine']
-"""Swift `Playcatch.Player`: one of its raw values."""
-
-
-def _decode_Player(value: Any, where: str) -> Player:
-    if value in ('human', 'machine',):
-        return cast(Player, value)
-    raise ValueError(f"{where}: expected one of 'human', 'machine', found {value!r}")
-
-
 @dataclass(frozen=True)
 class State:
     """Swift `Playcatch.State`."""
@@ -99,6 +89,16 @@ class State:
             ball=_decode_Player(_member(data, 'ball', 'State'), 'State.ball'),
             throwCount=_int(_member(data, 'throwCount', 'State'), 'State.throwCount'),
         )
+
+
+Player = Literal['human', 'machine']
+"""Swift `Playcatch.Player`: one of its raw values."""
+
+
+def _decode_Player(value: Any, where: str) -> Player:
+    if value in ('human', 'machine',):
+        return cast(Player, value)
+    raise ValueError(f"{where}: expected one of 'human', 'machine', found {value!r}")
 
 
 class Event:
