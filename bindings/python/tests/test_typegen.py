@@ -316,3 +316,27 @@ def test_runner_hands_typed_requests_to_handlers(generated, library):
         state = runner.run_until(lambda s: s["throwCount"] == 2, timeout=10)
     assert seen == [playcatch.TimerRequest(seconds=1)]
     assert playcatch.State.from_json(state) == playcatch.State(ball="human", throwCount=2)
+
+
+def test_async_runner_hands_typed_requests_to_handlers(generated, library):
+    import asyncio
+
+    playcatch = load(generated, "playcatch")
+    seen: List[Any] = []
+
+    async def scenario() -> Any:
+        with corelogic.System("playcatch", library=library) as system:
+            runner = corelogic.AsyncRunner(system)
+
+            @runner.effect(playcatch.Feedbacks.THROW_TIMER, request=playcatch.TimerRequest)
+            async def timer(request):
+                seen.append(request)
+                return playcatch.Playcatch.MachineThrows()
+
+            async with runner:
+                runner.send(playcatch.Playcatch.HumanThrows())
+                return await runner.run_until(lambda s: s["throwCount"] == 2, timeout=10)
+
+    state = asyncio.run(scenario())
+    assert seen == [playcatch.TimerRequest(seconds=1)]
+    assert playcatch.State.from_json(state) == playcatch.State(ball="human", throwCount=2)
