@@ -146,7 +146,8 @@ fuzz:
 
 # ---- schemas and typed host code (docs/schemas.md) -----------------------------
 # corelogic_feature_schema through the ABI (under valgrind); the committed generated
-# files are up to date with the library; the typed Python example passes mypy --strict.
+# files (examples/python/generated, examples/c/corelogic_*.h) are up to date with the
+# library; the typed Python example passes mypy --strict and runs.
 # The schema-versus-library checks (jsonschema) and the typegen checks (mypy, tsc) are
 # in bindings/python/tests (test-python).
 .PHONY: test-schema typegen-examples
@@ -162,8 +163,10 @@ test-schema: lib | $(C_OUT)
 	$(CC) $(CFLAGS) Tests/c/schema_test.c -o $(C_OUT)/schema_test $(C_LINK)
 	$(CHECKED) $(C_OUT)/schema_test
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --out examples/python/generated --check
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out examples/c --check
 	cd examples/python && MYPYPATH=$(CURDIR)/bindings/python $(PYTHON) -m mypy --strict --no-error-summary --cache-dir $(CURDIR)/.build/mypy typed_playcatch.py generated/
 	$(PYTHON) examples/python/typed_playcatch.py --throws 2
 
 typegen-examples: lib
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --out examples/python/generated
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out examples/c
