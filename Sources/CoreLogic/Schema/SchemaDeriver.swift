@@ -124,7 +124,7 @@ final class SchemaDeriver {
         } else if let dot = full.firstIndex(of: ".") {
             full = String(full[full.index(after: dot)...])
         }
-        full = full.replacingAll("Swift.", with: "")
+        full = schemaReplacing("Swift.", with: "", in: full)
         return String(full.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" })
     }
 
@@ -258,22 +258,20 @@ struct SampleCycle: Error {}
 /// JSON Pointer escaping (RFC 6901) for `$ref` targets.
 enum SchemaPointer {
     static func escape(_ token: String) -> String {
-        token.replacingAll("~", with: "~0").replacingAll("/", with: "~1")
+        schemaReplacing("/", with: "~1", in: schemaReplacing("~", with: "~0", in: token))
     }
 }
 
-extension String {
-    /// Every occurrence of `target` replaced (no Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        result += rest
-        return result
+/// Every occurrence of `target` in `text` replaced (no Foundation).
+func schemaReplacing(_ target: String, with replacement: String, in text: String) -> String {
+    guard !target.isEmpty else { return text }
+    var result = ""
+    var rest = Substring(text)
+    while let range = rest.firstRange(of: target) {
+        result += rest[..<range.lowerBound]
+        result += replacement
+        rest = rest[range.upperBound...]
     }
+    result += rest
+    return result
 }
