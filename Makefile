@@ -170,3 +170,13 @@ test-schema: lib | $(C_OUT)
 typegen-examples: lib
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --out examples/python/generated
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out examples/c
+
+# ---- Python types --------------------------------------------------------------
+# The package's type hints hold: mypy --strict over bindings/python/corelogic.
+.PHONY: test-python-types
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-python-types
+
+test-python-types:
+	cd bindings/python && $(PYTHON) -m mypy --strict corelogic
