@@ -54,11 +54,7 @@ import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Set, TypeVar
 
 from .errors import ArgumentError
-<<<<<<< HEAD
-from .system import Batch, Command, Event, JSONValue, SupportsFromJSON, System, _effect_id, _encode_event
-=======
-from .system import Batch, Command, Event, JSONValue, System
->>>>>>> main
+from .system import Batch, Command, Event, JSONValue, SupportsFromJSON, System
 
 __all__ = ["AsyncRunner", "ThreadRunner", "CancellationToken", "ErrorMapper", "Tracer"]
 
