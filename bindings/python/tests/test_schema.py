@@ -7,6 +7,8 @@ independent validator (the ``jsonschema`` package), both ways (docs/schemas.md).
 - Mutations of the golden events (wrong types, unknown cases, missing members,
   removed or null optionals): the library and the schema agree on each one; a
   mutation the library rejects with ERR_SCHEMA is rejected by the schema too.
+- States and events generated at random from the schema are accepted by the
+  library, and what it answers validates.
 """
 
 from __future__ import annotations
@@ -382,3 +384,90 @@ def test_patch_mode_batches_and_watched_queries_validate(path, library):
             status, resynced = _call(library, "corelogic_system_resync", handle)
             assert status == 0
             assert_valid(feature, "stateAtRevision", resynced, library, "resync")
+
+
+# -- generated from the schema: what the schema allows, the library accepts ------
+
+
+class _Instances:
+    """Random instances of a schema node (seeded, so every run is the same)."""
+
+    def __init__(self, document: Dict[str, Any], seed: int) -> None:
+        import random
+
+        self.defs = document["$defs"]
+        self.random = random.Random(seed)
+
+    def _recursive(self, node: Any, seen: Tuple[str, ...] = ()) -> bool:
+        """Whether ``node`` can reach a definition already being built."""
+        if isinstance(node, dict):
+            if "$ref" in node:
+                name = node["$ref"][len("#/$defs/"):]
+                return name in seen or self._recursive(self.defs[name], seen + (name,))
+            return any(self._recursive(value, seen) for value in node.values())
+        if isinstance(node, list):
+            return any(self._recursive(value, seen) for value in node)
+        return False
+
+    def make(self, node: Any, depth: int = 0, building: Tuple[str, ...] = ()) -> Any:
+        pick = self.random
+        if node is True or node == {}:
+            return pick.choice([1, "x", None, [], {}])
+        if "$ref" in node:
+            name = node["$ref"][len("#/$defs/"):]
+            return self.make(self.defs[name], depth + 1, building + (name,))
+        for combinator in ("oneOf", "anyOf"):
+            if combinator in node:
+                options = node[combinator]
+                if depth > 6:  # deep enough: prefer branches that do not recurse
+                    shallow = [option for option in options if not self._recursive(option, building)]
+                    options = shallow or options
+                return self.make(pick.choice(options), depth + 1, building)
+        if "enum" in node:
+            return pick.choice(node["enum"])
+        if "const" in node:
+            return node["const"]
+        kind = node.get("type")
+        if kind == "null":
+            return None
+        if kind == "boolean":
+            return pick.random() < 0.5
+        if kind == "integer":
+            low, high = max(node.get("minimum", -10 ** 6), -10 ** 6), min(node.get("maximum", 10 ** 6), 10 ** 6)
+            return pick.choice([low, high, 0, pick.randint(low, high)])
+        if kind == "number":
+            return pick.choice([0.5, -3.25, 1e10, 0])
+        if kind == "string":
+            return pick.choice(["", "swift", "ü→😀", "a\"b\\c", "x" * 40])
+        if kind == "array":
+            count = 0 if depth > 6 else pick.randint(0, 3)
+            return [self.make(node["items"], depth + 1, building) for _ in range(count)]
+        if kind == "object":
+            result = {}
+            required = node.get("required", [])
+            for name, member in node.get("properties", {}).items():
+                if name in required or pick.random() < 0.5:
+                    result[name] = self.make(member, depth + 1, building)
+            extra = node.get("additionalProperties")
+            if isinstance(extra, dict) and "properties" not in node:
+                for key in pick.sample(["a", "b", "c"], pick.randint(0, 2)):
+                    result[key] = self.make(extra, depth + 1, building)
+            return result
+        raise AssertionError(f"no instance for {node}")
+
+
+@pytest.mark.parametrize("feature", ["counter", "search", "downloads", "playcatch", "pharmacies", "list",
+                                     "profile", "share", "typeahead", "signup"])
+def test_schema_valid_events_and_states_are_accepted_by_the_library(feature, library):
+    document = schema_of(feature, library)
+    instances = _Instances(document, seed=11)
+    event_validator, state_validator = validator(feature, "event", library), validator(feature, "state", library)
+    for _ in range(40):
+        state = instances.make(document["$defs"]["state"])
+        state_validator.validate(state)
+        with corelogic.System(feature, state, library=library) as system:
+            for _ in range(5):
+                event = instances.make(document["$defs"]["event"])
+                event_validator.validate(event)
+                batch = system.send(event)  # raises if the library rejects it
+                assert_valid(feature, "batch", batch.to_dict(), library, f"after {json.dumps(event)}")
