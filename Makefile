@@ -162,13 +162,13 @@ TYPEGEN          := PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -m corelogic.
 test-schema: lib | $(C_OUT)
 	$(CC) $(CFLAGS) Tests/c/schema_test.c -o $(C_OUT)/schema_test $(C_LINK)
 	$(CHECKED) $(C_OUT)/schema_test
-	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --out examples/python/generated --check
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang python,typescript --out examples/python/generated --check
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out examples/c --check
 	cd examples/python && MYPYPATH=$(CURDIR)/bindings/python $(PYTHON) -m mypy --strict --no-error-summary --cache-dir $(CURDIR)/.build/mypy typed_playcatch.py generated/
 	$(PYTHON) examples/python/typed_playcatch.py --throws 2
 
 typegen-examples: lib
-	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --out examples/python/generated
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang python,typescript --out examples/python/generated
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out examples/c
 
 # ---- Python types --------------------------------------------------------------
