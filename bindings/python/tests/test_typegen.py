@@ -84,6 +84,21 @@ def test_committed_examples_are_up_to_date(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
+def test_committed_schemas_are_the_librarys(library, features):
+    for feature in features:
+        committed = REPOSITORY / "Tests" / "schemas" / f"{feature}.schema.json"
+        assert committed.exists(), f"{committed} is missing: make schemas-update"
+        assert json.loads(committed.read_text(encoding="utf-8")) == library.feature_schema(feature), (
+            f"{committed} differs from the library's schema: make schemas-update")
+
+
+def test_check_with_all_reports_a_missing_schema(tmp_path):
+    result = typegen_cli("--all", "--lang", "schema", "--out", str(tmp_path), "--check", cwd=tmp_path)
+    assert result.returncode == 1 and "counter.schema.json is out of date" in result.stderr
+    assert typegen_cli("--all", "--lang", "schema", "--out", str(tmp_path), cwd=tmp_path).returncode == 0
+    assert typegen_cli("--all", "--lang", "schema", "--out", str(tmp_path), "--check", cwd=tmp_path).returncode == 0
+
+
 def test_check_reports_a_stale_file(tmp_path):
     assert typegen_cli("counter", "--out", str(tmp_path), cwd=tmp_path).returncode == 0
     assert typegen_cli("counter", "--out", str(tmp_path), "--check", cwd=tmp_path).returncode == 0
