@@ -8,10 +8,13 @@ final class RecordingDecoder: Decoder {
     /// The first derivation error met below this decoder, kept in case the type's own
     /// code replaces it with an error of its own.
     var failure: Error?
+    /// The type whose `init(from:)` this decoder serves, for error messages.
+    let typeName: String
 
-    init(deriver: SchemaDeriver, chosenKey: String?) {
+    init(deriver: SchemaDeriver, chosenKey: String?, typeName: String) {
         self.deriver = deriver
         self.chosenKey = chosenKey
+        self.typeName = typeName
     }
 
     var codingPath: [CodingKey] { [] }
@@ -51,7 +54,7 @@ final class RecordingDecoder: Decoder {
     }
 
     func unsupported(_ what: String) -> Error {
-        let error = SchemaDerivationError(type: "a value", "its init(from:) uses \(what), which the schema cannot describe")
+        let error = SchemaDerivationError(type: typeName, "its init(from:) uses \(what), which the schema cannot describe")
         if failure == nil { failure = error }
         return error
     }

@@ -131,7 +131,7 @@ final class SchemaDeriver {
     // MARK: Probing
 
     private func probe<T: Decodable>(_ type: T.Type) throws -> ProbedShape {
-        let first = RecordingDecoder(deriver: self, chosenKey: nil)
+        let first = RecordingDecoder(deriver: self, chosenKey: nil, typeName: Self.displayName(of: T.self))
         var firstError: Error?
         do { _ = try T(from: first) } catch { firstError = error }
         if let failure = first.failure { throw failure }
@@ -167,7 +167,7 @@ final class SchemaDeriver {
     private func probeKeyedChoice<T: Decodable>(_ type: T.Type, _ record: KeyedRecord) throws -> ProbedShape {
         let name = Self.displayName(of: T.self)
         if record.acceptsAnyKey {
-            let decoder = RecordingDecoder(deriver: self, chosenKey: "key")
+            let decoder = RecordingDecoder(deriver: self, chosenKey: "key", typeName: name)
             do { _ = try T(from: decoder) } catch { throw decoder.failure ?? failure(T.self, error) }
             guard case .keyed(let keyed)? = decoder.root, let value = keyed.members.first?.node else {
                 throw SchemaDerivationError(type: name, "its init(from:) reads a dictionary but no value")
@@ -181,7 +181,7 @@ final class SchemaDeriver {
         var variants: [JSONValue] = []
         var bareNames: [JSONValue] = []
         for caseName in cases {
-            let decoder = RecordingDecoder(deriver: self, chosenKey: caseName)
+            let decoder = RecordingDecoder(deriver: self, chosenKey: caseName, typeName: name)
             do { _ = try T(from: decoder) } catch {
                 throw decoder.failure ?? SchemaDerivationError(type: name,
                     "case '\(caseName)': its init(from:) fails on the probe (\(SchemaDerivationError.describe(error)))")

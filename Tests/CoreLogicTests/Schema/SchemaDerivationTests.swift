@@ -5,7 +5,7 @@ import XCTest
 /// for the purpose. The built-in features are checked against the library's own
 /// behaviour by bindings/python/tests/test_schema.py.
 final class SchemaDerivationTests: XCTestCase {
-    private func derive<T: Decodable>(_ type: T.Type) throws -> (node: JSONValue, defs: [String: JSONValue]) {
+    func derive<T: Decodable>(_ type: T.Type) throws -> (node: JSONValue, defs: [String: JSONValue]) {
         let deriver = SchemaDeriver()
         let node = try deriver.node(for: T.self)
         var defs: [String: JSONValue] = [:]
@@ -155,6 +155,25 @@ final class SchemaDerivationTests: XCTestCase {
     func testEveryBuiltInFeatureHasASchema() throws {
         for feature in FeatureCatalog.all {
             XCTAssertNoThrow(try feature.schema(), feature.name)
+        }
+    }
+}
+
+extension SchemaDerivationTests {
+    struct Pair: Decodable {
+        var first: Int
+        var second: String
+
+        init(from decoder: Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            first = try container.decode(Int.self)
+            second = try container.decode(String.self)
+        }
+    }
+
+    func testFixedLengthArrayIsAnErrorNamingTheType() {
+        XCTAssertThrowsError(try derive(Pair.self)) { error in
+            XCTAssertEqual("\(error)", "cannot derive a schema for SchemaDerivationTests.Pair: its init(from:) uses an array of fixed length, which the schema cannot describe")
         }
     }
 }
