@@ -188,6 +188,39 @@ test-tinyfs: lib | $(C_OUT)
 	    echo "test-tinyfs: skipped (cannot mount a tmpfs here: needs root)"; rmdir $$mnt $$scratch; \
 	fi
 
+# ---- schemas and typed host code (docs/schemas.md) -----------------------------
+# corelogic_feature_schema through the ABI (under valgrind); the committed generated
+# files (examples/python/generated, examples/c/corelogic_*.h, Tests/schemas) are up to
+# date with the library; the typed Python example passes mypy --strict and runs.
+# The schema-versus-library checks (jsonschema) and the typegen checks (mypy, tsc) are
+# in bindings/python/tests (test-python).
+.PHONY: test-schema typegen-examples schemas-update
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-schema
+
+# The features whose generated code is committed with the examples.
+TYPEGEN_EXAMPLES := playcatch
+TYPEGEN          := PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -m corelogic.typegen
+
+test-schema: lib | $(C_OUT)
+	$(CC) $(CFLAGS) Tests/c/schema_test.c -o $(C_OUT)/schema_test $(C_LINK)
+	$(CHECKED) $(C_OUT)/schema_test
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang python,typescript --out examples/python/generated --check
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out examples/c --check
+	$(TYPEGEN) --all --lang schema --out Tests/schemas --check
+	cd examples/python && MYPYPATH=$(CURDIR)/bindings/python $(PYTHON) -m mypy --strict --no-error-summary --cache-dir $(CURDIR)/.build/mypy typed_playcatch.py generated/
+	$(PYTHON) examples/python/typed_playcatch.py --throws 2
+
+typegen-examples: lib
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang python,typescript --out examples/python/generated
+	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out examples/c
+
+# Tests/schemas holds every feature's schema, so a change to a Swift type that changes
+# the JSON shows up in review as a diff; test-schema fails until it is updated here.
+schemas-update: lib
+	$(TYPEGEN) --all --lang schema --out Tests/schemas
+
 # ---- Python types --------------------------------------------------------------
 # The package's type hints hold: mypy --strict over bindings/python/corelogic.
 .PHONY: test-python-types

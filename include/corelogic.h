@@ -129,7 +129,7 @@ const char *corelogic_status_name(int status);
 const char *corelogic_last_error(void);
 
 /* Frees a string returned through an out-parameter (batches, state, queries, effects,
- * features). NULL is ignored. Never pass strings from handlers or const char* results. */
+ * features, schemas). NULL is ignored. Never pass strings from handlers or const char* results. */
 void corelogic_free(char *json);
 
 /* The features this library runs, as a JSON array:
@@ -139,6 +139,25 @@ void corelogic_free(char *json);
  * `*out_json` receives the string (free with corelogic_free).
  * Returns OK, or ERR_ARG if out_json is NULL. */
 int corelogic_features(char **out_json);
+
+/* The JSON Schema (draft 2020-12) of `feature`'s JSON, derived from its Swift types
+ * (docs/schemas.md). Every entry point is a member of "$defs":
+ *   "state", "event"             the feature's state and events (both event forms:
+ *                                {"increment":{}} and the bare "increment")
+ *   "request.<feedback>"         the request of that feedback's start commands
+ *   "query.<name>"               the value corelogic_system_query returns for it
+ *   "command", "batch"           a command, a batch (full or patch output mode)
+ *   "runningEffect"              an element of corelogic_system_effects
+ *   "queries", "patchOperation", "stateChange", "stateAtRevision"   the other envelopes
+ * The other members are the feature's structs and enums, named after the Swift type
+ * ("Search.State"); recursive types refer to themselves with "$ref". The document is
+ * the same bytes on every call and every host.
+ * `*out_json` receives the string (free with corelogic_free).
+ * Returns OK; ERR_ARG if feature or out_json is NULL; ERR_NOT_FOUND for an unknown
+ * feature (the message lists the features); ERR_SCHEMA if one of the feature's types
+ * has a shape that cannot be derived (the message names the type). On error
+ * `*out_json` is NULL. */
+int corelogic_feature_schema(const char *feature, char **out_json);
 
 /* ------------------------------------------------------------------------------
  * Systems

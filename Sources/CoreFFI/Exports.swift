@@ -55,6 +55,18 @@ public func corelogic_features(_ out: OutString?) -> Int32 {
     }
 }
 
+@_cdecl("corelogic_feature_schema")
+public func corelogic_feature_schema(_ feature: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
+    abiCall("corelogic_feature_schema") {
+        guard let out else { throw argumentError("out_json is NULL") }
+        out.pointee = nil
+        guard let feature else { throw argumentError("feature is NULL") }
+        let schema = try FeatureCatalog.named(String(cString: feature)).schema()
+        try store(out) { JSONWriter.write(schema, into: &$0) }
+        return .ok
+    }
+}
+
 @_cdecl("corelogic_system_new")
 public func corelogic_system_new(
     _ feature: UnsafePointer<CChar>?, _ state: UnsafePointer<CChar>?,

@@ -44,6 +44,9 @@ extension Feature {
 public struct StateQuery<State> {
     public let name: String
     let evaluate: (State) -> any Encodable
+    /// The value's type when it is also `Decodable`, for the feature's schema
+    /// (docs/schemas.md); nil for an `Encodable`-only value, which has no schema.
+    let valueType: (any Decodable.Type)?
 
     /// - Parameters:
     ///   - name: unique within the feature; hosts pass it to `corelogic_system_query`.
@@ -51,17 +54,26 @@ public struct StateQuery<State> {
     public init<Value: Encodable>(_ name: String, _ evaluate: @escaping (State) -> Value) {
         self.name = name
         self.evaluate = { evaluate($0) }
+        self.valueType = nil
+    }
+
+    /// A query whose value is `Codable`, so the feature's schema describes it.
+    public init<Value: Codable>(_ name: String, _ evaluate: @escaping (State) -> Value) {
+        self.name = name
+        self.evaluate = { evaluate($0) }
+        self.valueType = Value.self
     }
 
     /// This query seen through a parent state (composition): evaluated on the child state
     /// when `child` returns one, otherwise on `fallback`.
     public func pullback<Parent>(prefix: String, _ child: @escaping (Parent) -> State?, fallback: State) -> StateQuery<Parent> {
         let evaluate = self.evaluate
-        return StateQuery<Parent>(name: prefix + "." + name) { parent in evaluate(child(parent) ?? fallback) }
+        return StateQuery<Parent>(name: prefix + "." + name, valueType: valueType) { parent in evaluate(child(parent) ?? fallback) }
     }
 
-    init(name: String, evaluate: @escaping (State) -> any Encodable) {
+    init(name: String, valueType: (any Decodable.Type)?, evaluate: @escaping (State) -> any Encodable) {
         self.name = name
+        self.valueType = valueType
         self.evaluate = evaluate
     }
 }

@@ -11,6 +11,7 @@ public struct FeatureDescriptor {
     private let make: (_ state: UnsafeRawBufferPointer?, _ inputs: [InputRecord], _ firstEffectID: UInt64,
                        _ limits: JSONLimits) throws -> JSONSystem
     private let migration: (_ state: JSONValue, _ version: Int) throws -> JSONValue
+    private let schemaDerivation: () throws -> JSONValue
 
     public init<F: Feature>(_ feature: F.Type) {
         name = F.name
@@ -32,6 +33,17 @@ public struct FeatureDescriptor {
             return JSONSystem(JSONFeatureSystem<F>(System<F>(state: current, firstEffectID: firstEffectID), payloadless: payloadless))
         }
         migration = { state, version in try F.migrate(state, from: version) }
+        schemaDerivation = { try FeatureSchema.derive(F.self) }
+    }
+
+    /// The feature's JSON Schema, derived from its Swift types when asked (docs/schemas.md).
+    /// - Throws: ``CoreLogicError`` `.schema` naming a type whose shape cannot be derived.
+    public func schema() throws -> JSONValue {
+        do {
+            return try schemaDerivation()
+        } catch {
+            throw CoreLogicError(.schema, "\(name): \(SchemaDerivationError.describe(error))")
+        }
     }
 
     /// Creates a system from a state's JSON (nil: the initial state).

@@ -29,13 +29,15 @@ public struct Feedback<State> {
     /// Unique within the feature; appears in every `start` command.
     public let name: String
     public let kind: FeedbackKind
+    /// The request's type, for the feature's schema (docs/schemas.md).
+    let requestType: any Decodable.Type
     let makeTracker: (_ name: String) -> EffectTracker<State>
 
     /// One effect at a time; see the type's documentation for the rules.
     public static func react<Request: Codable & Equatable>(
         _ name: String, _ query: @escaping (State) -> Request?
     ) -> Feedback {
-        Feedback(name: name, kind: .react) { name in
+        Feedback(name: name, kind: .react, requestType: Request.self) { name in
             let tracker = ReactTracker(feedback: name, query: query)
             return tracker.bind(tracker)
         }
@@ -45,7 +47,7 @@ public struct Feedback<State> {
     public static func reactSet<Request: Codable & Hashable>(
         _ name: String, _ query: @escaping (State) -> [Request]
     ) -> Feedback {
-        Feedback(name: name, kind: .reactSet) { name in
+        Feedback(name: name, kind: .reactSet, requestType: Request.self) { name in
             let tracker = ReactSetTracker(feedback: name, query: query)
             return tracker.bind(tracker)
         }
@@ -62,12 +64,14 @@ public struct Feedback<State> {
             let tracker = ScopedTracker<Parent, State>(child: makeChild(scopedName), project: child)
             return tracker.bind(tracker)
         }
-        return Feedback<Parent>(name: prefix + "." + name, kind: kind, makeTracker: make)
+        return Feedback<Parent>(name: prefix + "." + name, kind: kind, requestType: requestType, makeTracker: make)
     }
 
-    init(name: String, kind: FeedbackKind, makeTracker: @escaping (_ name: String) -> EffectTracker<State>) {
+    init(name: String, kind: FeedbackKind, requestType: any Decodable.Type,
+         makeTracker: @escaping (_ name: String) -> EffectTracker<State>) {
         self.name = name
         self.kind = kind
+        self.requestType = requestType
         self.makeTracker = makeTracker
     }
 }

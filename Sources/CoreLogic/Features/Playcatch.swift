@@ -12,7 +12,7 @@
 ///   catch by the machine passes the request through nil first, so every catch gets a
 ///   fresh timer.
 public enum Playcatch: Feature {
-    public enum Player: String, Codable, Equatable, Sendable {
+    public enum Player: String, Codable, Equatable, CaseIterable, Sendable {
         case human, machine
     }
 

@@ -33,7 +33,19 @@ from .errors import (
     StorageError,
 )
 from .runners import AsyncRunner, CancellationToken, ThreadRunner
-from .system import DURABILITY_EVERY_INPUT, DURABILITY_INTERVAL, OUTPUT_MODES, STALE, Batch, Command, Event, Stale, System
+from .system import (
+    DURABILITY_EVERY_INPUT,
+    DURABILITY_INTERVAL,
+    OUTPUT_MODES,
+    STALE,
+    Batch,
+    Command,
+    Event,
+    Stale,
+    SupportsFromJSON,
+    SupportsToJSON,
+    System,
+)
 
 __all__ = [
     "ABI_VERSION",
@@ -59,9 +71,12 @@ __all__ = [
     "SchemaError",
     "Stale",
     "StorageError",
+    "SupportsFromJSON",
+    "SupportsToJSON",
     "System",
     "ThreadRunner",
     "abi_version",
+    "feature_schema",
     "features",
     "load_library",
     "version",
@@ -83,6 +98,15 @@ def features(library: LibraryArgument = None) -> List[Dict[str, Any]]:
     ``[{"name": "counter", "events": [...], "feedbacks": [{"name", "kind"}],
     "queries": [...], "stateVersion": 1}, ...]``."""
     return _resolve(library).features()
+
+
+def feature_schema(feature: str, library: LibraryArgument = None) -> Dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``feature``'s state, events, requests,
+    query values and batches, derived from its Swift types. Entry points are in
+    ``$defs``: ``state``, ``event``, ``request.<feedback>``, ``query.<name>``,
+    ``command``, ``batch`` (docs/schemas.md). Raises
+    :class:`NotFoundError` for an unknown feature."""
+    return _resolve(library).feature_schema(feature)
 
 
 def version(library: LibraryArgument = None) -> str:

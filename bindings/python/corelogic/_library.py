@@ -49,6 +49,7 @@ _PROTOTYPES: Dict[str, Any] = {
     "corelogic_last_error": (ctypes.c_char_p, []),
     "corelogic_free": (None, [ctypes.c_void_p]),
     "corelogic_features": (_int, [_out]),
+    "corelogic_feature_schema": (_int, [_str, _out]),
     "corelogic_system_new": (_int, [_str, _str, ctypes.POINTER(_u64), _out]),
     "corelogic_system_free": (_int, [_u64]),
     "corelogic_system_send": (_int, [_u64, _str, _out]),
@@ -87,6 +88,7 @@ class Library:
     corelogic_last_error: Any
     corelogic_free: Any
     corelogic_features: Any
+    corelogic_feature_schema: Any
     corelogic_system_new: Any
     corelogic_system_free: Any
     corelogic_system_send: Any
@@ -154,6 +156,15 @@ class Library:
         """Return ``corelogic_features()`` parsed: one ``dict`` per feature."""
         out = ctypes.c_void_p()
         status = self.corelogic_features(ctypes.byref(out))
+        if status:
+            raise self.error(status)
+        return json.loads(self.take(out.value))  # type: ignore[no-any-return]
+
+    def feature_schema(self, feature: str) -> Dict[str, Any]:
+        """Return ``corelogic_feature_schema(feature)`` parsed: the feature's JSON
+        Schema (draft 2020-12), derived from its Swift types (docs/schemas.md)."""
+        out = ctypes.c_void_p()
+        status = self.corelogic_feature_schema(feature.encode("utf-8"), ctypes.byref(out))
         if status:
             raise self.error(status)
         return json.loads(self.take(out.value))  # type: ignore[no-any-return]

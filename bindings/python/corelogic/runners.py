@@ -54,7 +54,7 @@ import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Set, TypeVar
 
 from .errors import ArgumentError
-from .system import Batch, Command, Event, JSONValue, System
+from .system import Batch, Command, Event, JSONValue, SupportsFromJSON, System
 
 __all__ = ["AsyncRunner", "ThreadRunner", "CancellationToken", "ErrorMapper", "Tracer"]
 
@@ -95,8 +95,12 @@ class _Runner:
 
     # -- registration -------------------------------------------------------
 
-    def effect(self, feedback: str) -> Callable[[F], F]:
+    def effect(self, feedback: str, request: Optional[SupportsFromJSON[Any]] = None) -> Callable[[F], F]:
         """Decorator registering the handler of the feedback named ``feedback``.
+
+        With ``request`` (a class ``corelogic.typegen`` generated, e.g.
+        ``PageRequest``), the handler receives ``request.from_json(...)`` of the
+        request instead of its ``dict``.
 
         Register handlers before the runner starts: an effect whose feedback
         has no handler when it starts stays running, with a warning logged.
@@ -112,7 +116,7 @@ class _Runner:
         def register(handler: F) -> F:
             if not callable(handler):
                 raise ArgumentError(f"the handler of {feedback!r} must be callable")
-            self._handlers[feedback] = handler
+            self._handlers[feedback] = _typed(handler, request)
             return handler
 
         return register
@@ -582,12 +586,12 @@ class ThreadRunner(_Runner):
         self._state: JSONValue = None
         self._state_version = 0
 
-    def effect(self, feedback: str) -> Callable[[F], F]:
-        register = super().effect(feedback)
+    def effect(self, feedback: str, request: Optional[SupportsFromJSON[Any]] = None) -> Callable[[F], F]:
+        register = super().effect(feedback, request)
 
         def wrap(handler: F) -> F:
             register(handler)
-            self._handlers[feedback] = _with_token(handler)
+            self._handlers[feedback] = _typed(_with_token(handler), request)
             return handler
 
         return wrap
@@ -743,6 +747,13 @@ class ThreadRunner(_Runner):
                 if self._jobs.get(effect_id) is job:
                     del self._jobs[effect_id]
         self._complete(effect_id, cancelled)
+
+
+def _typed(handler: Callable[..., Any], request: Optional[SupportsFromJSON[Any]]) -> Callable[..., Any]:
+    """``handler`` receiving ``request.from_json(r)`` for the request ``r``."""
+    if request is None:
+        return handler
+    return lambda raw, *rest: handler(request.from_json(raw), *rest)
 
 
 def _with_token(handler: Callable[..., Any]) -> Callable[[JSONValue, CancellationToken], Any]:

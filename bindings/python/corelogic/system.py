@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Protocol, TypeVar, Union
 
 from ._library import CALLBACK, Library, PathLike, load_library
 from ._patch import PatchError, apply_patch
@@ -29,6 +29,8 @@ __all__ = [
     "Event",
     "Command",
     "JSONValue",
+    "SupportsFromJSON",
+    "SupportsToJSON",
     "DURABILITY_EVERY_INPUT",
     "DURABILITY_INTERVAL",
     "OUTPUT_MODES",
@@ -38,9 +40,28 @@ log = logging.getLogger("corelogic")
 
 #: Any JSON value as Python builds it with :func:`json.loads`.
 JSONValue = Any
+
+
+class SupportsToJSON(Protocol):
+    """A typed value (made by ``corelogic.typegen``) that turns itself into JSON."""
+
+    def to_json(self) -> Any: ...
+
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class SupportsFromJSON(Protocol[T_co]):
+    """A generated class read from JSON: ``State.from_json(value)``."""
+
+    def from_json(self, value: Any) -> T_co: ...
+
+
 #: An event: a case name (``"increment"``), a JSON-serializable object
-#: (``{"queryChanged": {"text": "swift"}}``) or already-encoded JSON ``bytes``.
-Event = Union[str, Dict[str, Any], bytes]
+#: (``{"queryChanged": {"text": "swift"}}``), already-encoded JSON ``bytes``, or
+#: a typed event made by ``corelogic.typegen`` (``Search.QueryChanged(text="swift")``).
+Event = Union[str, Dict[str, Any], bytes, SupportsToJSON]
 #: One effect command: ``{"cancel": 3}`` or
 #: ``{"start": {"id": 4, "feedback": "loadPage", "request": {...}}}``.
 Command = Dict[str, Any]
@@ -80,6 +101,8 @@ def encode_json(value: Any, what: str = "event") -> bytes:
     serialized with ``json.dumps(separators=(",", ":"))``. Raises
     :class:`~corelogic.ArgumentError` for values that cannot be passed on.
     """
+    if hasattr(type(value), "to_json"):
+        value = value.to_json()  # a typed value from corelogic.typegen
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
         if b"\0" in data:
@@ -303,7 +326,7 @@ class System:
     def __init__(
         self,
         feature: str,
-        state: Optional[Union[Dict[str, Any], bytes]] = None,
+        state: Optional[Union[Dict[str, Any], bytes, SupportsToJSON]] = None,
         *,
         library: Optional[Union[Library, PathLike]] = None,
         output: str = "full",
@@ -467,6 +490,11 @@ class System:
         if status:
             raise self._error(status)
         return self._lib.take(out.value)
+
+    def state_as(self, kind: SupportsFromJSON[T]) -> T:
+        """The current state as a typed object: ``system.state_as(State)`` with
+        the ``State`` class ``corelogic.typegen`` generated for this feature."""
+        return kind.from_json(self.state)
 
     def query(self, name: str) -> JSONValue:
         """Evaluate the state query ``name`` (e.g. ``"isLoadingNextPage"``) on

@@ -87,3 +87,12 @@ def test_the_installed_package_carries_the_library_and_uses_it(installed, librar
     assert Path(loaded) == bundled
     assert state == {"count": 1}
     assert distribution_version == package_version == header_version()
+
+
+def test_the_typegen_command_is_installed(installed, tmp_path):
+    env = {key: value for key, value in os.environ.items() if key not in ("CORELOGIC_LIBRARY", "PYTHONPATH")}
+    result = subprocess.run([str(installed / "bin" / "corelogic-typegen"), "counter", "--lang", "c",
+                             "--out", str(tmp_path)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert '#define CORELOGIC_COUNTER_EVENT_INCREMENT "increment"' in (tmp_path / "corelogic_counter.h").read_text()

@@ -1,0 +1,324 @@
+/// The probing decoder: answers every request of an `init(from:)` with a sample value
+/// and records what was asked, so ``SchemaDeriver`` can turn the requests into a schema.
+final class RecordingDecoder: Decoder {
+    let deriver: SchemaDeriver
+    /// The key `allKeys` reports (the enum case being probed), nil for none.
+    let chosenKey: String?
+    private(set) var root: RootRecord?
+    /// The first derivation error met below this decoder, kept in case the type's own
+    /// code replaces it with an error of its own.
+    var failure: Error?
+    /// The type whose `init(from:)` this decoder serves, for error messages.
+    let typeName: String
+
+    init(deriver: SchemaDeriver, chosenKey: String?, typeName: String) {
+        self.deriver = deriver
+        self.chosenKey = chosenKey
+        self.typeName = typeName
+    }
+
+    var codingPath: [CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let record: KeyedRecord
+        if case .keyed(let existing)? = root {
+            record = existing
+        } else {
+            record = KeyedRecord(Key.self)
+            root = .keyed(record)
+        }
+        return KeyedDecodingContainer(RecordingKeyed<Key>(decoder: self, record: record, chosenKey: chosenKey))
+    }
+
+    func unkeyedContainer() throws -> UnkeyedDecodingContainer {
+        let record = UnkeyedRecord()
+        root = .unkeyed(record)
+        return RecordingUnkeyed(decoder: self, record: record)
+    }
+
+    func singleValueContainer() throws -> SingleValueDecodingContainer {
+        let record = SingleRecord()
+        root = .single(record)
+        return RecordingSingle(decoder: self, record: record)
+    }
+
+    /// The node of `T` and a sample to hand back; a derivation error is remembered.
+    func observe<T: Decodable>(_ type: T.Type) throws -> (node: JSONValue, sample: T) {
+        do {
+            return (try deriver.node(for: T.self), try deriver.sample(of: T.self))
+        } catch {
+            if failure == nil { failure = error }
+            throw error
+        }
+    }
+
+    func unsupported(_ what: String) -> Error {
+        let error = SchemaDerivationError(type: typeName, "its init(from:) uses \(what), which the schema cannot describe")
+        if failure == nil { failure = error }
+        return error
+    }
+}
+
+enum RootRecord {
+    case keyed(KeyedRecord)
+    case unkeyed(UnkeyedRecord)
+    case single(SingleRecord)
+}
+
+/// What was asked for one value: a decoded type's node, or a nested container.
+enum RecordedValue {
+    case node(JSONValue)
+    case keyed(KeyedRecord)
+    case unkeyed(UnkeyedRecord)
+
+    func schema() throws -> JSONValue {
+        switch self {
+        case .node(let node): return node
+        case .keyed(let record): return try record.objectSchema()
+        case .unkeyed(let record):
+            guard let element = record.element else {
+                throw SchemaDerivationError(type: "a nested array", "no element is read")
+            }
+            return .object([("type", .string("array")), ("items", element)])
+        }
+    }
+}
+
+final class KeyedRecord {
+    struct Member {
+        var name: String
+        var value: RecordedValue?
+        var required: Bool
+        var nullable: Bool
+
+        var node: JSONValue {
+            let base = (try? value?.schema()) ?? .object([])
+            return nullable ? SchemaPrimitives.nullable(base) : base
+        }
+
+        /// A nested object with no required member: `{}` decodes, so a bare case name does.
+        var payloadHasNoRequiredMembers: Bool {
+            guard !nullable, case .keyed(let record)? = value else { return false }
+            return !record.members.contains { $0.required }
+        }
+    }
+
+    private(set) var members: [Member] = []
+    var readAllKeys = false
+    var checked: Set<String> = []
+    /// The case names when the keys are `CaseIterable`.
+    let caseNames: [String]?
+    /// Any string makes a key (a dictionary's keys).
+    let acceptsAnyKey: Bool
+
+    init<Key: CodingKey>(_: Key.Type) {
+        caseNames = _caseNames(Key.self)
+        acceptsAnyKey = caseNames == nil && Key(stringValue: "\u{1}probe") != nil
+    }
+
+    func record(_ name: String, _ value: RecordedValue?, required: Bool, nullable: Bool) {
+        if let index = members.firstIndex(where: { $0.name == name }) {
+            if let value { members[index].value = value }
+            members[index].required = members[index].required || required
+            members[index].nullable = members[index].nullable || nullable
+        } else {
+            members.append(Member(name: name, value: value, required: required && !checked.contains(name), nullable: nullable))
+        }
+    }
+
+    /// A closed object: the members read, required unless read with `decodeIfPresent`.
+    func objectSchema() throws -> JSONValue {
+        var properties: [(String, JSONValue)] = []
+        var required: [JSONValue] = []
+        for member in members {
+            if member.value != nil { _ = try member.value?.schema() }
+            properties.append((member.name, member.node))
+            if member.required { required.append(.string(member.name)) }
+        }
+        var schema: [(String, JSONValue)] = [("type", .string("object")), ("properties", .object(properties))]
+        if !required.isEmpty { schema.append(("required", .array(required))) }
+        schema.append(("additionalProperties", .bool(false)))
+        return .object(schema)
+    }
+}
+
+final class UnkeyedRecord {
+    var element: JSONValue?
+}
+
+final class SingleRecord {
+    var value: JSONValue?
+    var nullable = false
+}
+
+struct RecordingKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: RecordingDecoder
+    let record: KeyedRecord
+    let chosenKey: String?
+
+    var codingPath: [CodingKey] { [] }
+
+    var allKeys: [Key] {
+        record.readAllKeys = true
+        return chosenKey.flatMap { Key(stringValue: $0) }.map { [$0] } ?? []
+    }
+
+    func contains(_ key: Key) -> Bool {
+        record.checked.insert(key.stringValue)
+        return true
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        record.record(key.stringValue, nil, required: false, nullable: true)
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let (node, sample) = try decoder.observe(T.self)
+        record.record(key.stringValue, .node(node), required: true, nullable: false)
+        return sample
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        let (node, _) = try decoder.observe(T.self)
+        record.record(key.stringValue, .node(node), required: false, nullable: true)
+        return nil
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        let nested = KeyedRecord(NestedKey.self)
+        record.record(key.stringValue, .keyed(nested), required: true, nullable: false)
+        return KeyedDecodingContainer(RecordingKeyed<NestedKey>(decoder: decoder, record: nested, chosenKey: nil))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
+        let nested = UnkeyedRecord()
+        record.record(key.stringValue, .unkeyed(nested), required: true, nullable: false)
+        return RecordingUnkeyed(decoder: decoder, record: nested)
+    }
+
+    func superDecoder() throws -> Decoder { throw decoder.unsupported("superDecoder()") }
+    func superDecoder(forKey key: Key) throws -> Decoder { throw decoder.unsupported("superDecoder(forKey:)") }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(generic: type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(generic: type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(generic: type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(generic: type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(generic: type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(generic: type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(generic: type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(generic: type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(generic: type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(generic: type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(generic: type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(generic: type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(generic: type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(generic: type, key) }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
+
+    private func decode<T: Decodable>(generic type: T.Type, _ key: Key) throws -> T { try decode(type, forKey: key) }
+    private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? { try decodeIfPresent(type, forKey: key) }
+}
+
+struct RecordingUnkeyed: UnkeyedDecodingContainer {
+    let decoder: RecordingDecoder
+    let record: UnkeyedRecord
+
+    var codingPath: [CodingKey] { [] }
+    var count: Int? { nil }
+    var isAtEnd: Bool { record.element != nil }
+    var currentIndex: Int { record.element == nil ? 0 : 1 }
+
+    mutating func decodeNil() throws -> Bool { false }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        guard record.element == nil else { throw decoder.unsupported("an array of fixed length") }
+        let (node, sample) = try decoder.observe(T.self)
+        record.element = node
+        return sample
+    }
+
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+        guard record.element == nil else { throw decoder.unsupported("an array of fixed length") }
+        let (node, _) = try decoder.observe(T.self)
+        record.element = SchemaPrimitives.nullable(node)
+        return nil
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        throw decoder.unsupported("an object nested in an array without a type")
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
+        throw decoder.unsupported("an array nested in an array without a type")
+    }
+
+    mutating func superDecoder() throws -> Decoder { throw decoder.unsupported("superDecoder()") }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try decode(generic: type) }
+    mutating func decode(_ type: String.Type) throws -> String { try decode(generic: type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try decode(generic: type) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try decode(generic: type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try decode(generic: type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try decode(generic: type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try decode(generic: type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try decode(generic: type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try decode(generic: type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try decode(generic: type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try decode(generic: type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(generic: type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(generic: type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(generic: type) }
+
+    private mutating func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
+}
+
+struct RecordingSingle: SingleValueDecodingContainer {
+    let decoder: RecordingDecoder
+    let record: SingleRecord
+
+    var codingPath: [CodingKey] { [] }
+
+    func decodeNil() -> Bool {
+        record.nullable = true
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let (node, sample) = try decoder.observe(T.self)
+        record.value = node
+        return sample
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try decode(generic: type) }
+    func decode(_ type: String.Type) throws -> String { try decode(generic: type) }
+    func decode(_ type: Double.Type) throws -> Double { try decode(generic: type) }
+    func decode(_ type: Float.Type) throws -> Float { try decode(generic: type) }
+    func decode(_ type: Int.Type) throws -> Int { try decode(generic: type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decode(generic: type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decode(generic: type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decode(generic: type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decode(generic: type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decode(generic: type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decode(generic: type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(generic: type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(generic: type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(generic: type) }
+
+    private func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
+}

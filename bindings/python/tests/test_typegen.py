@@ -1,0 +1,360 @@
+"""``python -m corelogic.typegen``: typed Python, TypeScript and C from the
+features' schemas (docs/schemas.md).
+
+The generated code is checked by the tools its users run (mypy --strict, tsc,
+a C compiler) and against the library: every golden state, event, request and
+query value reads into the generated types and writes back to the same JSON.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Dict, Iterator, List, Tuple
+
+import pytest
+
+import corelogic
+from corelogic import typegen
+from conftest import PACKAGE_ROOT, REPOSITORY
+
+GOLDEN = REPOSITORY / "Tests" / "golden"
+FILES = sorted(GOLDEN.glob("*/*.json"))
+
+
+@pytest.fixture(scope="module")
+def features(library) -> List[str]:
+    return [feature["name"] for feature in library.features()]
+
+
+@pytest.fixture(scope="module")
+def generated(library, features, tmp_path_factory) -> Path:
+    """Every feature's files, in every language, in one directory."""
+    directory = tmp_path_factory.mktemp("generated")
+    for feature in features:
+        for name, contents in typegen.generate(feature, library=library).items():
+            (directory / name).write_text(contents, encoding="utf-8")
+    return directory
+
+
+def load(directory: Path, feature: str) -> ModuleType:
+    name = f"generated_{feature}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, directory / f"{feature}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses looks the module up while building classes
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(command: List[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    environment = dict(os.environ, **env)
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=environment, timeout=300)
+
+
+def typegen_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return run([sys.executable, "-m", "corelogic.typegen", *args], cwd, PYTHONPATH=str(PACKAGE_ROOT))
+
+
+# -- deterministic output ----------------------------------------------------------
+
+
+def test_generation_is_deterministic(library, features, generated):
+    for feature in features:
+        again = typegen.generate(feature, library=library)
+        for name, contents in again.items():
+            assert (generated / name).read_text(encoding="utf-8") == contents, name
+
+
+def test_committed_examples_are_up_to_date(tmp_path):
+    examples = REPOSITORY / "examples"
+    result = typegen_cli("playcatch", "--lang", "python,typescript", "--out", str(examples / "python" / "generated"),
+                         "--check", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    result = typegen_cli("playcatch", "--lang", "c", "--out", str(examples / "c"), "--check", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+def test_committed_schemas_are_the_librarys(library, features):
+    for feature in features:
+        committed = REPOSITORY / "Tests" / "schemas" / f"{feature}.schema.json"
+        assert committed.exists(), f"{committed} is missing: make schemas-update"
+        assert json.loads(committed.read_text(encoding="utf-8")) == library.feature_schema(feature), (
+            f"{committed} differs from the library's schema: make schemas-update")
+
+
+def test_check_with_all_reports_a_missing_schema(tmp_path):
+    result = typegen_cli("--all", "--lang", "schema", "--out", str(tmp_path), "--check", cwd=tmp_path)
+    assert result.returncode == 1 and "counter.schema.json is out of date" in result.stderr
+    assert typegen_cli("--all", "--lang", "schema", "--out", str(tmp_path), cwd=tmp_path).returncode == 0
+    assert typegen_cli("--all", "--lang", "schema", "--out", str(tmp_path), "--check", cwd=tmp_path).returncode == 0
+
+
+def test_check_reports_a_stale_file(tmp_path):
+    assert typegen_cli("counter", "--out", str(tmp_path), cwd=tmp_path).returncode == 0
+    assert typegen_cli("counter", "--out", str(tmp_path), "--check", cwd=tmp_path).returncode == 0
+    stale = tmp_path / "counter.py"
+    stale.write_text(stale.read_text() + "# edited\n")
+    result = typegen_cli("counter", "--out", str(tmp_path), "--check", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "counter.py is out of date" in result.stderr
+
+
+# -- bad input: one line, non-zero exit ----------------------------------------------
+
+
+def test_unknown_feature_exits_non_zero_with_one_line(tmp_path):
+    result = typegen_cli("nope", "--out", str(tmp_path), cwd=tmp_path)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no feature named 'nope'" in lines[0] and "counter" in lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_output_exits_non_zero_with_one_line(tmp_path):
+    missing = tmp_path / "missing" / "dir"
+    result = typegen_cli("counter", "--out", str(missing), cwd=tmp_path)
+    assert result.returncode != 0
+    assert len(result.stderr.strip().splitlines()) == 1 and "cannot write to" in result.stderr
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    result = typegen_cli("counter", "--out", str(a_file), cwd=tmp_path)
+    assert result.returncode != 0 and "cannot write to" in result.stderr
+
+
+def test_unknown_language_exits_non_zero(tmp_path):
+    result = typegen_cli("counter", "--lang", "cobol", "--out", str(tmp_path), cwd=tmp_path)
+    assert result.returncode != 0 and "unknown language cobol" in result.stderr
+
+
+# -- the tools users run accept the code ---------------------------------------------
+
+
+def test_generated_python_passes_mypy_strict(generated, features):
+    result = run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
+                  "--cache-dir", str(generated / ".mypy_cache"), *[f"{f}.py" for f in features]], generated)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_rejects_wrong_use_of_generated_types(generated, tmp_path):
+    shutil.copy(generated / "search.py", tmp_path / "search.py")
+    (tmp_path / "use.py").write_text(textwrap.dedent("""
+        from search import Search, State
+        Search.QueryChanged(text=5)
+        Search.QueryChanged(txt="swift")
+        def stars(state: State) -> str:
+            return state.items[0].stars
+    """))
+    result = run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
+                  "--cache-dir", str(tmp_path / ".mypy_cache"), "use.py"], tmp_path)
+    assert result.returncode == 1
+    assert 'Argument "text" to "EventQueryChanged" has incompatible type "int"; expected "str"' in result.stdout
+    assert 'Unexpected keyword argument "txt"' in result.stdout
+    assert 'Incompatible return value type (got "int", expected "str")' in result.stdout
+
+
+def _golden_values() -> Iterator[Tuple[str, str, str, Any]]:
+    """(file, feature, kind, value): states, events and query values of the golden
+    files the library accepted, and the requests of their start commands."""
+    for path in FILES:
+        scenario = json.loads(path.read_text(encoding="utf-8"))
+        feature = scenario["feature"]
+        if scenario.get("state") is not None:
+            yield path.name, feature, "state", scenario["state"]
+        for step in scenario["steps"]:
+            expect = step["expect"]
+            if expect["status"] != "ok":
+                continue
+            if "send" in step:
+                yield path.name, feature, "event", step["send"]
+            if "event" in step.get("deliver", {}):
+                yield path.name, feature, "event", step["deliver"]["event"]
+            if "state" in expect:
+                yield path.name, feature, "state", expect["state"]
+            if "query" in step and "value" in expect:
+                yield path.name, feature, "query:" + step["query"], expect["value"]
+            for command in expect.get("effects", []):
+                if "start" in command:
+                    yield path.name, feature, "request:" + command["start"]["feedback"], command["start"]["request"]
+
+
+def _to_json(value: Any) -> Any:
+    if hasattr(type(value), "to_json"):
+        return value.to_json()
+    if isinstance(value, list):
+        return [_to_json(item) for item in value]
+    return value
+
+
+def _canonical(value: Any) -> Any:
+    """The library's own form: members that are null left out."""
+    if isinstance(value, dict):
+        return {key: _canonical(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    return value
+
+
+def test_golden_values_round_trip_through_the_generated_types(generated):
+    checked = 0
+    for name, feature, kind, value in _golden_values():
+        module = load(generated, feature)
+        if kind == "state":
+            typed = module.State.from_json(value)
+        elif kind == "event":
+            # Hosts may send either form of a payload-less case at any depth, so the
+            # JSON need not come back byte for byte; the value must.
+            typed = module.Event.from_json(value)
+            assert module.Event.from_json(typed.to_json()) == typed, f"{name}: {kind}: {json.dumps(value)}"
+            checked += 1
+            continue
+        elif kind.startswith("query:"):
+            query = kind[len("query:"):]
+            reader = getattr(module.Queries, typegen.snake(query))
+            typed = reader(value)
+            assert _to_json(typed) == _canonical(value), f"{name}: {kind}"
+            checked += 1
+            continue
+        else:
+            typed = module.request_from_json(kind[len("request:"):], value)
+        assert typed.to_json() == _canonical(value), f"{name}: {kind}: {json.dumps(value)}"
+        checked += 1
+    assert checked > 300
+
+
+def test_from_json_names_the_member_that_does_not_fit(generated):
+    search = load(generated, "search")
+    with pytest.raises(ValueError, match="text: expected a string, found int"):
+        search.Event.from_json({"queryChanged": {"text": 5}})
+    with pytest.raises(ValueError, match="unknown case 'nope'"):
+        search.Event.from_json("nope")
+    with pytest.raises(ValueError, match="missing member 'query'"):
+        search.State.from_json({"items": []})
+
+
+def test_generated_typescript_passes_tsc_and_accepts_golden_values(generated, features):
+    if shutil.which("tsc") is None:
+        pytest.fail("tsc not found: install Debian's node-typescript (.ci/run does)")
+    lines = []
+    for index, (name, feature, kind, value) in enumerate(_golden_values()):
+        alias = f"F{features.index(feature)}"
+        if kind == "state":
+            declared = f"{alias}.FeatureState"
+        elif kind == "event":
+            declared = f"{alias}.FeatureEvent"
+        elif kind.startswith("query:"):
+            declared = f'{alias}.QueryValues["{kind[6:]}"]'
+        else:
+            declared = f'{alias}.Requests["{kind[8:]}"]'
+        lines.append(f"export const v{index}: {declared} = {json.dumps(value)};")
+    imports = [f'import * as F{i} from "./{feature}";' for i, feature in enumerate(features)]
+    (generated / "golden.ts").write_text("\n".join(imports + lines) + "\n")
+    (generated / "wrong.ts").write_text(
+        'import * as S from "./search";\nexport const e: S.FeatureEvent = {"queryChanged": {"text": 5}};\n')
+    ok = run(["tsc", "--noEmit", "--strict", *[f"{f}.d.ts" for f in features], "golden.ts"], generated)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    wrong = run(["tsc", "--noEmit", "--strict", "wrong.ts"], generated)
+    assert wrong.returncode != 0 and "wrong.ts" in wrong.stdout
+
+
+def test_generated_c_header_names_drive_the_library(generated, library, tmp_path):
+    program = tmp_path / "names.c"
+    program.write_text(textwrap.dedent(r"""
+        #include <corelogic.h>
+        #include "corelogic_counter.h"
+        #include "corelogic_search.h"
+        #include <stdio.h>
+        #include <string.h>
+        int main(void) {
+            corelogic_system counter;
+            char *value = NULL;
+            if (corelogic_system_new(CORELOGIC_COUNTER_FEATURE, NULL, &counter, NULL) != CORELOGIC_OK) return 1;
+            if (corelogic_system_send(counter, CORELOGIC_COUNTER_EVENT_INCREMENT_JSON, NULL) != CORELOGIC_OK) return 2;
+            if (corelogic_system_query(counter, CORELOGIC_COUNTER_QUERY_IS_ZERO, &value) != CORELOGIC_OK) return 3;
+            int ok = strcmp(value, "false") == 0
+                && strcmp(CORELOGIC_SEARCH_FEEDBACK_LOAD_PAGE, "loadPage") == 0
+                && strcmp(CORELOGIC_SEARCH_EVENT_QUERY_CHANGED, "queryChanged") == 0;
+            corelogic_free(value);
+            corelogic_system_free(counter);
+            puts(ok ? "names ok" : "names wrong");
+            return ok ? 0 : 4;
+        }
+    """))
+    build = Path(library.path).parent
+    compiled = run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPOSITORY / 'include'}", f"-I{generated}",
+                    str(program), "-o", str(tmp_path / "names"), f"-L{build}", "-lcorelogic",
+                    f"-Wl,-rpath,{build}"], tmp_path)
+    assert compiled.returncode == 0, compiled.stderr
+    result = run([str(tmp_path / "names")], tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == "names ok", result.stdout + result.stderr
+
+
+# -- the binding takes and gives typed values ----------------------------------------
+
+
+def test_system_accepts_typed_events_and_state_and_hands_back_typed_state(generated, library):
+    search = load(generated, "search")
+    with corelogic.System("search", library=library) as typed, corelogic.System("search", library=library) as plain:
+        typed_batch = typed.send(search.Search.QueryChanged(text="swift"))
+        plain_batch = plain.send({"queryChanged": {"text": "swift"}})
+        assert typed_batch == plain_batch
+        assert typed.send(search.Search.ReachedBottom()) == plain.send("reachedBottom")
+        state = typed.state_as(search.State)
+        assert isinstance(state, search.State) and state.query == "swift"
+        assert state.to_json() == plain.state
+    start = search.State(query="rust", items=[], shouldLoadNextPage=True, nextURL="/p1")
+    with corelogic.System("search", start, library=library) as system:
+        assert system.state_as(search.State) == start
+        (command,) = system.initial_batch.effects
+        request = search.request_from_json(command["start"]["feedback"], command["start"]["request"])
+        assert request == search.PageRequest(url="/p1")
+
+
+def test_runner_hands_typed_requests_to_handlers(generated, library):
+    playcatch = load(generated, "playcatch")
+    seen: List[Any] = []
+    with corelogic.System("playcatch", library=library) as system, corelogic.ThreadRunner(system) as runner:
+
+        @runner.effect(playcatch.Feedbacks.THROW_TIMER, request=playcatch.TimerRequest)
+        def timer(request):
+            seen.append(request)
+            return playcatch.Playcatch.MachineThrows()
+
+        runner.start()
+        runner.send(playcatch.Playcatch.HumanThrows())
+        state = runner.run_until(lambda s: s["throwCount"] == 2, timeout=10)
+    assert seen == [playcatch.TimerRequest(seconds=1)]
+    assert playcatch.State.from_json(state) == playcatch.State(ball="human", throwCount=2)
+
+
+def test_async_runner_hands_typed_requests_to_handlers(generated, library):
+    import asyncio
+
+    playcatch = load(generated, "playcatch")
+    seen: List[Any] = []
+
+    async def scenario() -> Any:
+        with corelogic.System("playcatch", library=library) as system:
+            runner = corelogic.AsyncRunner(system)
+
+            @runner.effect(playcatch.Feedbacks.THROW_TIMER, request=playcatch.TimerRequest)
+            async def timer(request):
+                seen.append(request)
+                return playcatch.Playcatch.MachineThrows()
+
+            async with runner:
+                runner.send(playcatch.Playcatch.HumanThrows())
+                return await runner.run_until(lambda s: s["throwCount"] == 2, timeout=10)
+
+    state = asyncio.run(scenario())
+    assert seen == [playcatch.TimerRequest(seconds=1)]
+    assert playcatch.State.from_json(state) == playcatch.State(ball="human", throwCount=2)
