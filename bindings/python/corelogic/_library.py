@@ -64,6 +64,7 @@ _PROTOTYPES: Dict[str, Any] = {
     "corelogic_system_sync_journal": (_int, [_u64]),
     "corelogic_system_close_journal": (_int, [_u64]),
     "corelogic_system_restore": (_int, [_str, _str, ctypes.POINTER(_u64), _out, _out]),
+    "corelogic_system_trace": (_int, [_u64, _str]),
 }
 
 
@@ -99,6 +100,7 @@ class Library:
     corelogic_system_sync_journal: Any
     corelogic_system_close_journal: Any
     corelogic_system_restore: Any
+    corelogic_system_trace: Any
 
     def __init__(self, path: PathLike, *, abi_version: int = ABI_VERSION) -> None:
         self.path = os.fspath(path)

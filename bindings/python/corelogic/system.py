@@ -237,6 +237,7 @@ class System:
             ``None`` for the feature's own initial state.
         library: a :class:`~corelogic.Library` or a path to ``libcorelogic``;
             ``None`` searches the usual places (see :func:`corelogic.load_library`).
+        trace: a file to write this system's trace to (see :meth:`trace`).
 
     Raises:
         NotFoundError: unknown feature.
@@ -253,6 +254,7 @@ class System:
         state: Optional[Union[Dict[str, Any], bytes]] = None,
         *,
         library: Optional[Union[Library, PathLike]] = None,
+        trace: Optional[PathLike] = None,
     ) -> None:
         lib = self._bind(feature, library)
         name = _encode_name(feature, "feature")
@@ -264,6 +266,12 @@ class System:
             raise lib.error(status)
         self._handle = handle.value
         self.initial_batch: Batch = _batch(lib.take(out.value))
+        if trace is not None:
+            try:
+                self.trace(trace)
+            except BaseException:
+                self.close()
+                raise
 
     def _bind(self, feature: str, library: Optional[Union[Library, PathLike]]) -> Library:
         """Set up everything but the handle (shared by ``__init__`` and :meth:`restore`)."""
@@ -499,6 +507,24 @@ class System:
         system.restore_report = json.loads(lib.take(report.value))
         system.initial_batch = _batch(lib.take(batch.value))
         return system
+
+    def trace(self, path: Optional[PathLike]) -> None:
+        """Write a trace of this system to the file ``path`` (JSON lines), or
+        with ``None`` stop. The first line (feature, state, query values,
+        running effects) is written at once; then one line per input, stale
+        and refused inputs included. Read it with :mod:`corelogic.trace`, or
+        turn it into a page with ``python -m corelogic inspect``
+        (``docs/inspector.md``). ``System(feature, trace=path)`` starts one
+        at creation, right after the creation batch.
+
+        Raises:
+            StorageError: ``path`` cannot be created or written (a trace
+                already running goes on).
+            ArgumentError: ``path`` is empty.
+        """
+        status = self._lib.corelogic_system_trace(self._handle, None if path is None else _encode_path(path))
+        if status:
+            raise self._error(status)
 
     def open_journal(self, path: PathLike, durability: int = DURABILITY_EVERY_INPUT) -> None:
         """Journal every input this system accepts into the directory ``path``.
