@@ -110,7 +110,8 @@ def _same_json(a: Any, b: Any) -> bool:
 
 def apply_patch(document: Any, patch: List[Operation]) -> Any:
     """Apply ``patch`` to ``document`` in place and return the result (a new
-    value only when an operation replaces the whole document)."""
+    value only when an operation replaces the whole document). Values are
+    copied in, so the patch itself never changes and can be applied again."""
     if not isinstance(patch, list):
         raise PatchError(f"a patch must be an array, not {type(patch).__name__}")
     for operation in patch:
@@ -130,30 +131,30 @@ def _apply_one(document: Any, operation: Any) -> Any:
     if not tokens:
         if op == "remove":
             raise PatchError("cannot remove the whole document")
-        return operation["value"]
+        return copy_json(operation["value"])
     parent = document
     for token in tokens[:-1]:
         parent = _child(parent, token, operation["path"])
     last = tokens[-1]
     if isinstance(parent, dict):
         if op == "add":
-            parent[last] = operation["value"]
+            parent[last] = copy_json(operation["value"])
         elif last not in parent:
             raise PatchError(f"{op} at {operation['path']!r}: no member {last!r}")
         elif op == "remove":
             del parent[last]
         else:
-            parent[last] = operation["value"]
+            parent[last] = copy_json(operation["value"])
     elif isinstance(parent, list):
         if op == "add":
             index = len(parent) if last == "-" else _index(last, len(parent) + 1, operation["path"])
-            parent.insert(index, operation["value"])
+            parent.insert(index, copy_json(operation["value"]))
         else:
             index = _index(last, len(parent), operation["path"])
             if op == "remove":
                 del parent[index]
             else:
-                parent[index] = operation["value"]
+                parent[index] = copy_json(operation["value"])
     else:
         raise PatchError(f"{op} at {operation['path']!r}: the parent is not an object or array")
     return document
