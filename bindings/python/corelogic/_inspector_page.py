@@ -452,11 +452,19 @@ function pager(path, page, pageCount, from, to, size) {
   p.append(b1, el("span", "", `items ${from}–${to - 1} of ${size}`), b2);
   return p;
 }
-function renderState() {
+function renderState(reveal) {
   const box = $("state-view");
   box.replaceChildren(renderNode(null, current.state, ""));
   box.dataset.index = current.index;
   box.dataset.seq = current.index < 0 ? 0 : S.seq[current.index];
+  if (reveal) {
+    const first = box.querySelector(".changed-add, .changed-replace");
+    const scroller = box.parentElement;
+    if (first) {
+      const top = first.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+      if (top < scroller.scrollTop || top > scroller.scrollTop + scroller.clientHeight - 40) scroller.scrollTop = Math.max(0, top - 60);
+    }
+  }
 }
 
 // ---- effect lifetimes around the selected step ----
@@ -561,10 +569,14 @@ function renderDiagram() {
     path.setAttribute("marker-end", taken ? "url(#arrow-taken)" : "url(#arrow)");
     g.append(path);
     const lines = [...e.events.entries()].map(([name, c]) => `${name} ×${c}`);
-    lines.slice(0, 4).forEach((line, k) => {
+    // Labels sit on the outer side of the curve, so the two directions between a pair never overlap.
+    const anchor = Math.abs(nx) < 0.3 ? "middle" : (nx > 0 ? "start" : "end");
+    const shown = lines.length > 4 ? [...lines.slice(0, 3), `+${lines.length - 3} more`] : lines;
+    const top = (y1 + y2) / 2 + ny * (bend / 2 + 8) - (ny < -0.3 ? (shown.length - 1) * 12 : (Math.abs(ny) <= 0.3 ? (shown.length - 1) * 6 : 0));
+    shown.forEach((line, k) => {
       const t = document.createElementNS(NS, "text");
-      t.setAttribute("x", (x1 + x2) / 2 + nx * (bend + 4)); t.setAttribute("y", (y1 + y2) / 2 + ny * (bend + 4) + k * 12);
-      t.setAttribute("text-anchor", "middle"); t.textContent = line; g.append(t);
+      t.setAttribute("x", (x1 + x2) / 2 + nx * (bend / 2 + 8)); t.setAttribute("y", top + k * 12 + 4);
+      t.setAttribute("text-anchor", anchor); t.textContent = line; g.append(t);
     });
     g.addEventListener("click", () => select(e.steps[0]));
     svg.append(g);
@@ -611,7 +623,7 @@ function select(index) {
   current.marks = changedPaths(index);
   revealChanges(current.marks);
   renderDetail(index, before);
-  renderState();
+  renderState(true);
   renderRows();
   scrollToSelected();
   renderEffects();

@@ -516,7 +516,7 @@ def _journal_line(line: bytes, number: int, file: str, problems: List[TraceProbl
     if not line.strip():
         return None
     marker = line.rfind(b',"crc32":"')
-    if marker < 0 or not line.endswith(b'"}') or len(line) - marker != 21:
+    if marker < 0 or not line.endswith(b'"}') or len(line) - marker != 20:
         problems.append(TraceProblem(number, "no checksum: a torn or corrupt line", file))
         return None
     if b"%08x" % zlib.crc32(line[:marker]) != line[marker + 10 : marker + 18]:
