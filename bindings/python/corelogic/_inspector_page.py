@@ -78,7 +78,7 @@ pre.json { margin: 0; padding: 6px 8px; background: #f7f8fa; border-radius: 5px;
 .cmd.cancel::before { content: "■ "; color: var(--error); }
 table.change { border-collapse: collapse; width: 100%; font-family: var(--mono); font-size: 12px; }
 table.change td { padding: 3px 6px; border-bottom: 1px solid #f0f2f5; vertical-align: top; word-break: break-word; }
-table.change td.op { width: 60px; font-weight: 700; }
+table.change td.op { width: 72px; font-weight: 700; white-space: nowrap; }
 td.op.add { color: var(--add-ink); } td.op.replace { color: var(--rep-ink); } td.op.remove { color: var(--error); }
 .old { color: var(--error); text-decoration: line-through; }
 .new { color: var(--add-ink); }
@@ -207,7 +207,7 @@ function applyOp(doc, op) {
   }
   return doc;
 }
-const EVERY = 1000, KEPT = 48;
+const EVERY = 5000, KEPT = 40;
 const checkpoints = new Map();
 let last = { index: -1, state: D.initial.state };
 function stateAfter(index) {
@@ -493,7 +493,7 @@ function renderEffects() {
   for (const l of shown) {
     const lane = el("div", "lane");
     lane.dataset.effect = l.id;
-    const name = el("span", "lname", `#${l.id} ${l.feedback}`);
+    const name = el("span", "lname", `#${l.id} ${l.feedback === "?" ? "(unknown)" : l.feedback}`);
     name.title = `#${l.id} ${l.feedback} ${short(l.request)}`;
     const track = el("div", "track");
     if (l.start !== -2) {
@@ -606,6 +606,7 @@ function showExport(kind) {
   if (!d) return;
   const text = kind === "dot" ? d.dot : d.mermaid;
   $("export").style.display = "block";
+  $("export-text").textContent = text;   // the DOM carries it too, for tools that read the page
   $("export-text").value = text;
   const link = $("export-download");
   link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
