@@ -143,3 +143,24 @@ fuzz:
 	@mkdir -p .build/fuzz/corpus .build/fuzz/crashes
 	ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/InputFuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=0 \
 	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus
+
+# ---- traces and the inspector (docs/inspector.md) ------------------------------
+# The trace ABI under valgrind; the Python side (trace reading, time travel, golden
+# recording, the page in headless Chromium) runs with test-python.
+.PHONY: test-trace bench-trace
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-trace
+
+test-trace: lib | $(C_OUT)
+	$(CC) $(CFLAGS) Tests/c/trace_test.c -o $(C_OUT)/trace_test $(C_LINK)
+	$(CHECKED) $(C_OUT)/trace_test
+
+# Tracing off and on, side by side in one run; printed by `make bench` first.
+bench: bench-trace
+
+bench-trace: lib | $(C_OUT)
+	$(CC) -O2 -std=c11 -pthread Benchmarks/c/trace_bench.c -o $(C_OUT)/trace_bench $(C_LINK)
+	@echo "== Traces: one system untraced, one traced, interleaved =="
+	$(C_OUT)/trace_bench
+	@echo
