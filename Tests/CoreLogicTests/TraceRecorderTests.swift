@@ -43,7 +43,7 @@ final class TraceRecorderTests: XCTestCase {
         let search = try system("search", state: #"{"query":"a","items":[],"nextURL":"/n","shouldLoadNextPage":true}"#)
         try search.setTrace(capture.sink)
         XCTAssertEqual(capture.lines, [
-            #"{"corelogicTrace":1,"feature":"search","stateVersion":1,"state":{"query":"a","items":[],"nextURL":"/n","shouldLoadNextPage":true},"#
+            #"{"corelogicTrace":1,"feature":"search","stateVersion":1,"revision":0,"state":{"query":"a","items":[],"nextURL":"/n","shouldLoadNextPage":true},"#
                 + #""queries":{"isLoadingNextPage":true,"canLoadMore":false},"effects":[{"id":1,"feedback":"loadPage","request":{"url":"/n"}}],"nextEffect":2}"#
                 + "\n",
         ])
@@ -58,16 +58,15 @@ final class TraceRecorderTests: XCTestCase {
         XCTAssertThrowsError(try send(search, #"{"queryChanged":{"text":5}}"#))
         XCTAssertEqual(try search.complete(1, batch: nil), .ok)
         XCTAssertEqual(Array(capture.lines.dropFirst()), [
-            #"{"seq":1,"input":"send","event":{"queryChanged":{"text":"sw"}},"status":"ok","#
-                + #""state":{"query":"sw","items":[],"nextURL":"/search/repositories?q=sw","shouldLoadNextPage":true},"#
+            #"{"seq":1,"input":"send","event":{"queryChanged":{"text":"sw"}},"status":"ok","revision":1,"#
+                + #""patch":[{"op":"replace","path":"/query","value":"sw"},{"op":"replace","path":"/items","value":[]},"#
+                + #"{"op":"add","path":"/nextURL","value":"/search/repositories?q=sw"},{"op":"replace","path":"/shouldLoadNextPage","value":true}],"#
                 + #""queries":{"isLoadingNextPage":true},"#
                 + #""effects":[{"start":{"id":1,"feedback":"loadPage","request":{"url":"/search/repositories?q=sw"}}}],"ns":100}"# + "\n",
             #"{"seq":2,"input":"deliver","effect":7,"event":"reachedBottom","status":"stale"}"# + "\n",
             #"{"seq":3,"input":"send","raw":"{\"queryChanged\":{\"text\":5}}","status":"error:schema","#
                 + #""message":"search event: $.queryChanged.text: expected a string, found a number"}"# + "\n",
-            #"{"seq":4,"input":"complete","effect":1,"status":"ok","#
-                + #""state":{"query":"sw","items":[],"nextURL":"/search/repositories?q=sw","shouldLoadNextPage":true},"#
-                + #""queries":{},"effects":[],"ns":100}"# + "\n",
+            #"{"seq":4,"input":"complete","effect":1,"status":"ok","revision":2,"patch":[],"queries":{},"effects":[],"ns":100}"# + "\n",
         ])
     }
 
@@ -85,7 +84,7 @@ final class TraceRecorderTests: XCTestCase {
         XCTAssertEqual(steps.count, 3)
         for (index, line) in steps.enumerated() {
             XCTAssertTrue(line.contains(#""seq":\#(index + 1),"input":"send""#), line)
-            XCTAssertTrue(line.contains(#""state":{"count":\#(index + 1)}"#), line)
+            XCTAssertTrue(line.contains(#""patch":[{"op":"replace","path":"/count","value":\#(index + 1)}]"#), line)
         }
     }
 
@@ -123,5 +122,41 @@ final class TraceRecorderTests: XCTestCase {
         var state: [UInt8] = []
         try counter.writeState(into: &state)
         XCTAssertEqual(String(decoding: state, as: UTF8.self), #"{"count":4}"#)
+    }
+
+    /// The trace's patches follow the state like patch output does, with patch output on
+    /// at the same time (two differs over one state): applied in order to the first line's
+    /// state, they give every state the system reached.
+    func testPatchesRebuildEveryStateAlongsidePatchOutput() throws {
+        let capture = Capture()
+        let search = try system("search")
+        var snapshot: [UInt8]? = nil
+        try search.setOutput(.patch, snapshot: &snapshot)
+        try search.setTrace(capture.sink)
+        var states: [JSONValue] = []
+        func record() throws {
+            var bytes: [UInt8] = []
+            try search.writeState(into: &bytes)
+            states.append(try JSONParser.parse(bytes))
+        }
+        XCTAssertEqual(try send(search, #"{"queryChanged":{"text":"sw"}}"#), .ok); try record()
+        let page = #"{"pageLoaded":{"items":[{"id":1,"name":"a","stars":1},{"id":2,"name":"b","stars":2}],"nextURL":"/p2"}}"#
+        XCTAssertEqual(try deliver(search, 1, page), .ok); try record()
+        XCTAssertEqual(try send(search, #""reachedBottom""#), .ok); try record()
+        XCTAssertEqual(try deliver(search, 2, page), .ok); try record()
+        XCTAssertEqual(try send(search, #"{"queryChanged":{"text":""}}"#), .ok); try record()
+        let lines = try capture.lines.map { try JSONParser.parse($0) }
+        guard case .object(let header) = lines[0], let first = header.first(where: { $0.0 == "state" })?.1 else {
+            return XCTFail("no state in the first line")
+        }
+        var state = first
+        for (line, expected) in zip(lines.dropFirst(), states) {
+            guard case .object(let members) = line, let patch = members.first(where: { $0.0 == "patch" })?.1 else {
+                return XCTFail("a step without a patch: \(line)")
+            }
+            state = try TestPatch.apply(patch, to: state)
+            XCTAssertTrue(TestPatch.same(state, expected), "\(state) != \(expected)")
+        }
+        XCTAssertEqual(lines.count, states.count + 1)
     }
 }

@@ -119,7 +119,7 @@ int main(void) {
     text = read_file(other);
     CHECK(count_lines(text) == 2);
     CHECK(strstr(line_of(text, 0, line, sizeof line), "\"state\":{\"count\":1}") != NULL);
-    CHECK(strstr(line_of(text, 1, line, sizeof line), "\"state\":{\"count\":2}") != NULL);
+    CHECK(strstr(line_of(text, 1, line, sizeof line), "\"patch\":[{\"op\":\"replace\",\"path\":\"/count\",\"value\":2}]") != NULL);
     free(text);
 
     unlink(path);

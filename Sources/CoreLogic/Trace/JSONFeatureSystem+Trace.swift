@@ -10,7 +10,8 @@ extension JSONFeatureSystem {
                 return
             }
             let recorder = TraceRecorder<F>(sink: sink, queries: queries)
-            recorder.writeHeader(state: system.state, running: system.runningEffects, nextEffect: system.nextEffectID)
+            recorder.writeHeader(state: system.state, running: system.runningEffects, nextEffect: system.nextEffectID,
+                                 revision: system.revision)
             if recorder.stopped {
                 throw CoreLogicError(.io, "\(F.name): the trace's first line could not be written")
             }

@@ -18,9 +18,10 @@ public let traceFormatVersion = 1
 
 /// Writes a system's trace (docs/inspector.md): a first line with the feature, the state,
 /// every query's value and the running effects; then one line per input the system was
-/// given, in the order it handled them:
+/// given, in the order it handled them, with the state change as an RFC 6902 patch from
+/// the previous line's state (the differ of patch output, so a step costs what changed):
 ///
-///     {"seq":1,"input":"send","event":{...},"status":"ok","state":{...},
+///     {"seq":1,"input":"send","event":{...},"status":"ok","patch":[...],
 ///      "queries":{"isLoading":true},"effects":[{"start":{...}}],"ns":5120}
 ///     {"seq":2,"input":"deliver","effect":1,"event":{...},"status":"stale"}
 ///     {"seq":3,"input":"send","raw":"{\"nope\":1}","status":"error:schema","message":"..."}
@@ -32,10 +33,17 @@ final class TraceRecorder<F: Feature> {
     private let queries: [StateQuery<F.State>]
     private var queryValues: [[UInt8]]
     private var seq: UInt64 = 0
+    /// The system's revision (steps run since creation), kept in step with it: every ok
+    /// line carries the revision it produced, so a reader sees when a state change is
+    /// missing (a lost line) rather than applying the next patch to the wrong state.
+    private var revision: UInt64 = 0
     private var stepStarted: UInt64 = 0
     private var stepEvent: [UInt8] = []
     private var line: [UInt8] = []
     private var scratch: [UInt8] = []
+    /// Follows the state from line to line; nil after a state it could not encode, and the
+    /// next ok line then carries the whole `"state"` and starts it again.
+    private var differ: StateDiffer<F.State>?
     private(set) var stopped = false
 
     init(sink: TraceSink, queries: [StateQuery<F.State>]) {
@@ -46,7 +54,8 @@ final class TraceRecorder<F: Feature> {
     }
 
     /// The first line: what the following lines start from.
-    func writeHeader(state: F.State, running: [RunningEffect], nextEffect: UInt64) {
+    func writeHeader(state: F.State, running: [RunningEffect], nextEffect: UInt64, revision: UInt64) {
+        self.revision = revision
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: #"{"corelogicTrace":"#.utf8)
         JSONWriter.writeUnsigned(UInt64(traceFormatVersion), into: &line)
@@ -54,8 +63,11 @@ final class TraceRecorder<F: Feature> {
         JSONWriter.writeString(F.name, into: &line)
         line.append(contentsOf: #","stateVersion":"#.utf8)
         JSONWriter.writeUnsigned(UInt64(max(F.stateVersion, 0)), into: &line)
+        line.append(contentsOf: #","revision":"#.utf8)
+        JSONWriter.writeUnsigned(revision, into: &line)
         line.append(contentsOf: #","state":"#.utf8)
         writeState(state)
+        resetDiffer(to: state)
         line.append(contentsOf: #","queries":"#.utf8)
         writeQueries(state, all: true)
         line.append(contentsOf: #","effects":["#.utf8)
@@ -83,10 +95,13 @@ final class TraceRecorder<F: Feature> {
             },
             didStep: { [self] input, state, commands in
                 let elapsed = sink.now() &- stepStarted
+                revision &+= 1
                 guard !stopped else { return }
                 beginInput(input, event: stepEvent)
-                line.append(contentsOf: #","status":"ok","state":"#.utf8)
-                writeState(state)
+                line.append(contentsOf: #","status":"ok","revision":"#.utf8)
+                JSONWriter.writeUnsigned(revision, into: &line)
+                line.append(UInt8(ascii: ","))
+                writeChange(to: state)
                 line.append(contentsOf: #","queries":"#.utf8)
                 writeQueries(state, all: false)
                 line.append(contentsOf: #","effects":["#.utf8)
@@ -184,6 +199,27 @@ final class TraceRecorder<F: Feature> {
 
     private func writeState(_ state: F.State) {
         writeEncoded(state)
+    }
+
+    private func resetDiffer(to state: F.State) {
+        let fresh = StateDiffer<F.State>()
+        differ = (try? fresh.reset(to: state)) != nil ? fresh : nil
+    }
+
+    /// `"patch":[...]` from the previous line's state, or `"state":{...}` when there is no
+    /// baseline to patch (the previous state could not be encoded).
+    private func writeChange(to state: F.State) {
+        if let differ {
+            scratch.removeAll(keepingCapacity: true)
+            if (try? differ.diff(to: state, into: &scratch)) != nil {
+                line.append(contentsOf: #""patch":"#.utf8)
+                line.append(contentsOf: scratch)
+                return
+            }
+        }
+        line.append(contentsOf: #""state":"#.utf8)
+        writeState(state)
+        resetDiffer(to: state)
     }
 
     /// Encodes `value`; a value that cannot be encoded (a non-finite Double) is written as

@@ -299,6 +299,7 @@ def read_trace(lines: Iterable[Union[bytes, str]], feature: Optional[str] = None
     if header is None:
         raise TraceError(f"{source or 'the trace'} is empty: no first line")
     state = copy_json(header["state"])
+    revision = header.get("revision")
     steps: List[Step] = []
     for raw in iterator:
         number += 1
@@ -314,6 +315,13 @@ def read_trace(lines: Iterable[Union[bytes, str]], feature: Optional[str] = None
                     raise TraceError(f"{source or 'trace'}:{number}: a trace of {other['feature']!r} follows one of {header['feature']!r}")
                 raise ValueError("a second first line: traces were concatenated; the steps after it are not read")
             step, state = _read_step(record, number, state)
+            if step.ok and type(record.get("revision")) is int:
+                if type(revision) is int and record["revision"] != revision + 1 and "patch" in record:
+                    missing = record["revision"] - revision - 1
+                    problems.append(TraceProblem(number, f"{missing} state change(s) before this line are missing "
+                                                         "(lost or damaged lines): the states from here on may be wrong; "
+                                                         "this line is kept", source))
+                revision = record["revision"]
         except TraceError:
             raise
         except (ValueError, PatchError, TypeError, KeyError) as exc:

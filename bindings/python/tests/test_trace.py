@@ -114,7 +114,8 @@ def test_inputs_queued_from_handlers_get_their_own_lines(library, tmp_path):
         batch = system.send("increment")
         assert batch.steps == 3
     steps = lines(path)[1:]
-    assert [step["state"]["count"] for step in steps] == [1, 2, 3]
+    assert [tracing.load(path).state_at(step["seq"])["count"] for step in steps] == [1, 2, 3]
+    assert [step["revision"] for step in steps] == [1, 2, 3]
     # The call's own event as the host sent it; queued ones in the engine's encoding.
     assert [tracing.event_name(step["event"]) for step in steps] == ["increment"] * 3
     assert steps[0]["event"] == "increment" and steps[1]["event"] == {"increment": {}}
@@ -130,7 +131,8 @@ def test_stopping_and_restarting_a_trace(library, tmp_path):
         system.send("increment")
     assert len(lines(first)) == 2
     assert lines(second)[0]["state"] == {"count": 2}
-    assert [step["state"] for step in lines(second)[1:]] == [{"count": 3}]
+    assert lines(second)[0]["revision"] == 2
+    assert tracing.load(second).final_state == {"count": 3}
 
 
 def test_a_trace_that_cannot_be_opened_fails_and_the_running_one_goes_on(library, tmp_path):
@@ -158,55 +160,72 @@ def test_a_system_that_is_not_traced_writes_nothing(library, tmp_path):
 
 def test_the_reader_rebuilds_every_recorded_state(library, tmp_path):
     path = tmp_path / "t.jsonl"
-    search_session(path, library)
+    states = search_session(path, library)
     trace = tracing.load(path, "search")
     assert trace.problems == [] and len(trace) == 8
-    recorded = {line["seq"]: line["state"] for line in lines(path)[1:] if "state" in line}
     previous = lines(path)[0]["state"]
-    for step in trace:
-        expected = recorded.get(step.seq, previous)
+    for step, state in zip(trace, states):
+        expected = previous if state is None else state
         assert trace.state_at(step.seq) == expected
         previous = expected
     assert trace.step(3).status == "stale" and trace.step(3).name == "pageLoaded"
     assert trace.step(6).name == "queryChanged" and trace.step(6).event is None
 
 
-def test_a_trace_of_patches_reads_as_the_same_states(library, tmp_path):
-    """A line may carry "patch" instead of "state" (the form a trace takes with
-    incremental output): both forms give the same states."""
-    path = tmp_path / "t.jsonl"
-    search_session(path, library)
+def full_state_form(path: Path, out: Path) -> None:
+    """The same trace with each step's whole "state" instead of its "patch"."""
     records = lines(path)
     state = records[0]["state"]
-    patched = [records[0]]
+    converted = [records[0]]
     for record in records[1:]:
         record = dict(record)
-        if "state" in record:
-            new = record.pop("state")
-            record["patch"] = diff(state, new)
-            state = new
-        patched.append(record)
-    patch_path = tmp_path / "p.jsonl"
-    patch_path.write_text("".join(json.dumps(record) + "\n" for record in patched), encoding="utf-8")
-    full, patches = tracing.load(path), tracing.load(patch_path)
+        if "patch" in record:
+            state = apply_patch(copy_json(state), record.pop("patch"))
+            record["state"] = state
+        converted.append(record)
+    out.write_text("".join(json.dumps(record) + "\n" for record in converted), encoding="utf-8")
+
+
+def test_a_trace_of_whole_states_reads_as_the_same_states(library, tmp_path):
+    """A step may carry the whole "state" instead of a "patch": both forms give
+    the same states."""
+    path, full_path = tmp_path / "t.jsonl", tmp_path / "full.jsonl"
+    search_session(path, library)
+    full_state_form(path, full_path)
+    assert all("state" in record for record in lines(full_path)[1:] if record["status"] == "ok")
+    patches, full = tracing.load(path), tracing.load(full_path)
     assert [full.state_at(step.seq) for step in full] == [patches.state_at(step.seq) for step in patches]
 
 
-def test_a_corrupt_line_is_reported_with_its_number_and_the_rest_loads(library, tmp_path):
-    path = tmp_path / "t.jsonl"
-    search_session(path, library)
+def damage(path: Path, out: Path) -> None:
     text = path.read_text(encoding="utf-8").splitlines()
     text[2] = text[2][: len(text[2]) // 2]                      # step 2 truncated
     text[5] = '{"seq":5,"input":"teleport","status":"ok"}'      # step 5: not an input
-    damaged = tmp_path / "damaged.jsonl"
-    damaged.write_text("\n".join(text) + "\n" + text[-1][:10], encoding="utf-8")   # and a torn tail
+    out.write_text("\n".join(text) + "\n" + text[-1][:10], encoding="utf-8")   # and a torn tail
+
+
+def test_a_corrupt_line_is_reported_with_its_number_and_the_rest_loads(library, tmp_path):
+    path, damaged = tmp_path / "t.jsonl", tmp_path / "damaged.jsonl"
+    search_session(path, library)
+    damage(path, damaged)
     trace = tracing.load(damaged)
-    assert [problem.line for problem in trace.problems] == [3, 6, 10]
+    # Line 3 (step 2, a state change) is lost: the next line with a state change (5)
+    # says a change is missing, since its patch applies to a state the reader lacks.
+    assert [problem.line for problem in trace.problems] == [3, 5, 6, 10]
     assert "truncated or corrupt" in trace.problems[0].message
-    assert "teleport" in trace.problems[1].message
+    assert "1 state change(s) before this line are missing" in trace.problems[1].message
+    assert "teleport" in trace.problems[2].message
     assert str(trace.problems[0]).startswith(f"{damaged}:3: ")
     assert [step.seq for step in trace] == [1, 3, 4, 6, 7, 8]
-    # A full-state trace loses only the damaged steps: later states are still exact.
+
+
+def test_a_trace_of_whole_states_loses_only_its_damaged_lines(library, tmp_path):
+    path, full_path, damaged = tmp_path / "t.jsonl", tmp_path / "full.jsonl", tmp_path / "damaged.jsonl"
+    search_session(path, library)
+    full_state_form(path, full_path)
+    damage(full_path, damaged)
+    trace = tracing.load(damaged)
+    assert [problem.line for problem in trace.problems] == [3, 6, 10]
     assert trace.state_at(8) == tracing.load(path).state_at(8)
 
 
@@ -364,7 +383,7 @@ def test_a_session_that_does_not_replay_is_not_written(library, tmp_path):
     path = tmp_path / "t.jsonl"
     search_session(path, library)
     records = lines(path)
-    records[1]["state"]["query"] = "edited by hand"
+    records[1]["patch"][0]["value"] = "edited by hand"
     forged = tmp_path / "forged.jsonl"
     forged.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
     with pytest.raises(GoldenError, match="does not replay identically: step 1"):
