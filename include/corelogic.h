@@ -419,17 +419,21 @@ int corelogic_system_restore(const char *feature, const char *directory, corelog
  * A system may write a trace: a JSON-lines file with one line for every input it is
  * given, in the order it handles them, for debugging and for the inspector
  * (`python -m corelogic inspect`, docs/inspector.md, which also gives the format).
- * The first line holds the feature, its state version, the state, the value of every
- * query and the running effects:
- *   {"corelogicTrace":1,"feature":"search","stateVersion":1,"state":{...},
+ * The first line holds the feature, its state version, the system's revision, the
+ * state, the value of every query and the running effects:
+ *   {"corelogicTrace":1,"feature":"search","stateVersion":1,"revision":0,"state":{...},
  *    "queries":{"isLoadingNextPage":false},"effects":[],"nextEffect":1}
  * then one line per input, with a sequence number from 1:
- *   {"seq":1,"input":"send","event":{...},"status":"ok","state":{...},
+ *   {"seq":1,"input":"send","event":{...},"status":"ok","revision":1,
+ *    "patch":[{"op":"replace","path":"/query","value":"sw"}],
  *    "queries":{...only the queries whose value changed...},"effects":[...commands...],
  *    "ns":5120}
  *   {"seq":2,"input":"deliver","effect":1,"event":{...},"status":"stale"}
  *   {"seq":3,"input":"send","raw":"{\"queryChanged\":5}","status":"error:schema",
  *    "message":"search event: $.queryChanged: ..."}
+ * "patch" is the state change from the previous line's state (RFC 6902, as in
+ * CORELOGIC_OUTPUT_PATCH); "revision" the revision the step produced, one more than the
+ * previous ok line's, so a reader knows when a line with a change is missing.
  * "ns" is the step's duration (reducer and feedbacks) in nanoseconds. Inputs queued
  * from handlers get their own lines when they run. Stale inputs and inputs refused with
  * an error (bad JSON, wrong shape, a journal write that failed) are written too, marked

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ._inspector_page import PAGE
 from ._jsondiff import pointer_tokens
@@ -116,7 +116,7 @@ def diagram_candidates(trace: Trace) -> List[str]:
     state = trace.initial_state
     if isinstance(state, dict):
         members = [key for key, value in state.items() if _enum_like(value)]
-        ruled_out: set = set()
+        ruled_out: Set[str] = set()
         for step in trace.steps:
             for operation in step.patch:
                 tokens = pointer_tokens(operation["path"])
