@@ -170,6 +170,7 @@ kbd { font-family: var(--mono); font-size: 11px; border: 1px solid var(--line); 
 <script type="application/json" id="data">%%DATA%%</script>
 <script>
 "use strict";
+const T0 = performance.now();
 const D = JSON.parse(document.getElementById("data").textContent);
 const S = D.steps;
 const N = S.seq.length;
@@ -209,7 +210,10 @@ function applyOp(doc, op) {
 }
 const EVERY = 5000, KEPT = 40;
 const checkpoints = new Map();
+// The state last shown: stepping to the next step costs one copy of it plus one change.
+// Nothing changes it once it is here (every change is made on a copy).
 let last = { index: -1, state: D.initial.state };
+/** A copy of the state after step `index` (-1: the first state), the caller's to change. */
 function stateAfter(index) {
   let start = -1, base = D.initial.state;
   for (const [k, v] of checkpoints) if (k <= index && k > start) { start = k; base = v; }
@@ -222,7 +226,6 @@ function stateAfter(index) {
       checkpoints.set(p, clone(state));
     }
   }
-  last = { index, state: clone(state) };
   return state;
 }
 
@@ -310,7 +313,7 @@ function short(v) {
   const t = JSON.stringify(v);
   return t === undefined ? "" : (t.length > 140 ? t.slice(0, 139) + "…" : t);
 }
-function renderDetail(i, before) {
+function renderDetail(i, olds) {
   const body = $("detail-body");
   body.replaceChildren();
   if (i < 0) {
@@ -350,15 +353,13 @@ function renderDetail(i, before) {
     if (!S.patch[i].length) ch.append(el("div", "muted", "the state did not change"));
     else {
       const t = el("table", "change"); t.id = "change";
-      let doc = clone(before);
-      for (const op of S.patch[i].slice(0, 200)) {
+      S.patch[i].slice(0, 200).forEach((op, k) => {
         const tr = el("tr"); tr.append(el("td", "op " + op.op, op.op), el("td", "", op.path || "(whole state)"));
         const td = el("td");
-        if (op.op !== "add") { const old = lookup(doc, op.path); td.append(el("span", "old", short(old))); }
+        if (op.op !== "add") td.append(el("span", "old", short(olds[k])));
         if (op.op !== "remove") { if (op.op === "replace") td.append(" → "); td.append(el("span", "new", short(op.value))); }
         tr.append(td); t.append(tr);
-        doc = applyOp(doc, op);
-      }
+      });
       ch.append(t);
       if (S.patch[i].length > 200) ch.append(el("div", "muted", `… and ${S.patch[i].length - 200} more operations`));
     }
@@ -413,6 +414,7 @@ function hasChangeBelow(path) {
 }
 function renderNode(key, value, path) {
   const kv = el("div", "kv");
+  kv.dataset.node = path;
   const mark = current.marks.get(path);
   if (mark) kv.classList.add("changed-" + mark);
   if (key !== null) { kv.append(el("span", "k", key), ": "); }
@@ -616,20 +618,33 @@ function showExport(kind) {
 
 // ---- selection ----
 function select(index) {
+  const t = performance.now();
   index = Math.max(-1, Math.min(N - 1, index));
   selected = index;
-  const before = index < 0 ? null : stateAfter(index - 1);
+  // The state before the step, then its change applied op by op, keeping what each
+  // operation replaced or removed for the change table.
+  let state = stateAfter(index - 1);
+  const olds = [];
+  if (index >= 0) {
+    S.patch[index].forEach((op, k) => {
+      if (k < 200) olds.push(op.op === "add" ? undefined : clone(lookup(state, op.path)));
+      state = applyOp(state, op);
+    });
+  }
+  last = { index, state };
   current.index = index;
-  current.state = stateAfter(index);
+  current.state = state;
   current.marks = changedPaths(index);
   revealChanges(current.marks);
-  renderDetail(index, before);
+  renderDetail(index, olds);
   renderState(true);
   renderRows();
   scrollToSelected();
   renderEffects();
   renderDiagram();
   const seq = index < 0 ? 0 : S.seq[index];
+  // How long the last selection took to draw (ms), for docs/inspector.md's figures.
+  document.body.dataset.selectMs = (performance.now() - t).toFixed(1);
   if (history.replaceState) { try { history.replaceState(null, "", "#select=" + seq); } catch (e) { /* file:// in some browsers */ } }
 }
 function move(delta) {
@@ -691,6 +706,7 @@ function start() {
   const seq = params.has("select") ? +params.get("select") : (N ? S.seq[0] : 0);
   const index = seq === 0 ? -1 : S.seq.indexOf(seq);
   select(index < 0 && seq !== 0 ? (N ? 0 : -1) : index);
+  document.body.dataset.loadMs = (performance.now() - T0).toFixed(1);
   document.body.dataset.ready = "1";
 }
 start();

@@ -147,7 +147,7 @@ def test_selecting_a_step_shows_the_state_of_that_step(session):
 def test_the_change_from_the_previous_step_is_highlighted(session):
     trace, page = session
     dom = parse(browse(page, "select=2", SHOTS / "search-step-2.png"))
-    changed = {attrs["data-path"] for _, attrs, _ in dom.having("changed-replace") if "data-path" in attrs}
+    changed = {attrs["data-node"] for _, attrs, _ in dom.having("changed-replace") if "data-node" in attrs}
     assert changed == {op["path"] for op in trace.step(2).patch}
     rows = [text for _, _, text in dom.having("op")]
     assert rows == [op["op"] for op in trace.step(2).patch]
