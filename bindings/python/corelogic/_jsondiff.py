@@ -9,7 +9,7 @@ the library writes are produced and read: ``add``, ``remove``, ``replace``.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 __all__ = ["PatchError", "apply_patch", "copy_json", "diff", "escape_token", "pointer_tokens"]
 
@@ -111,26 +111,52 @@ def _same_json(a: Any, b: Any) -> bool:
 def apply_patch(document: Any, patch: List[Operation]) -> Any:
     """Apply ``patch`` to ``document`` in place and return the result (a new
     value only when an operation replaces the whole document). Values are
-    copied in, so the patch itself never changes and can be applied again."""
+    copied in, so the patch itself never changes and can be applied again.
+
+    All or nothing: if an operation fails, the ones before it are undone and
+    :class:`PatchError` is raised with ``document`` as it was.
+    """
     if not isinstance(patch, list):
         raise PatchError(f"a patch must be an array, not {type(patch).__name__}")
-    for operation in patch:
-        document = _apply_one(document, operation)
+    undo: List[Tuple[Any, ...]] = []
+    original = document
+    try:
+        for operation in patch:
+            document = _apply_one(document, operation, undo)
+    except PatchError:
+        for entry in reversed(undo):
+            _undo(entry)
+        raise
+    del original
     return document
 
 
-def _apply_one(document: Any, operation: Any) -> Any:
+def _undo(entry: Tuple[Any, ...]) -> None:
+    kind, parent, key, value = entry
+    if kind == "set":          # an object member or array element had `value`
+        parent[key] = value
+    elif kind == "delete":     # an object member was added
+        del parent[key]
+    elif kind == "pop":        # an array element was inserted at `key`
+        del parent[key]
+    elif kind == "insert":     # an array element was removed from `key`
+        parent.insert(key, value)
+
+
+def _apply_one(document: Any, operation: Any, undo: List[Tuple[Any, ...]]) -> Any:
     if not isinstance(operation, dict):
         raise PatchError(f"a patch operation must be an object, not {type(operation).__name__}")
     op = operation.get("op")
-    tokens = pointer_tokens(operation.get("path"))  # type: ignore[arg-type]
     if op not in ("add", "remove", "replace"):
         raise PatchError(f"unsupported patch operation {op!r}")
+    tokens = pointer_tokens(operation.get("path"))  # type: ignore[arg-type]
     if op != "remove" and "value" not in operation:
         raise PatchError(f"{op} at {operation.get('path')!r} has no value")
     if not tokens:
         if op == "remove":
             raise PatchError("cannot remove the whole document")
+        # The old document stays whole: undoing is returning it, which the caller's
+        # exception path does by never using the new one.
         return copy_json(operation["value"])
     parent = document
     for token in tokens[:-1]:
@@ -138,22 +164,28 @@ def _apply_one(document: Any, operation: Any) -> Any:
     last = tokens[-1]
     if isinstance(parent, dict):
         if op == "add":
+            undo.append(("set", parent, last, parent[last]) if last in parent else ("delete", parent, last, None))
             parent[last] = copy_json(operation["value"])
         elif last not in parent:
             raise PatchError(f"{op} at {operation['path']!r}: no member {last!r}")
         elif op == "remove":
+            undo.append(("set", parent, last, parent[last]))
             del parent[last]
         else:
+            undo.append(("set", parent, last, parent[last]))
             parent[last] = copy_json(operation["value"])
     elif isinstance(parent, list):
         if op == "add":
             index = len(parent) if last == "-" else _index(last, len(parent) + 1, operation["path"])
             parent.insert(index, copy_json(operation["value"]))
+            undo.append(("pop", parent, index, None))
         else:
             index = _index(last, len(parent), operation["path"])
             if op == "remove":
+                undo.append(("insert", parent, index, parent[index]))
                 del parent[index]
             else:
+                undo.append(("set", parent, index, parent[index]))
                 parent[index] = copy_json(operation["value"])
     else:
         raise PatchError(f"{op} at {operation['path']!r}: the parent is not an object or array")

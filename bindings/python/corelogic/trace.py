@@ -371,6 +371,15 @@ def _read_header(text: str, number: int, source: str, feature: Optional[str]) ->
     header.setdefault("queries", {})
     header.setdefault("effects", [])
     header.setdefault("nextEffect", 1)
+    if type(header["stateVersion"]) is not int or type(header["nextEffect"]) is not int:
+        raise TraceError(f"{where}: \"stateVersion\" and \"nextEffect\" must be integers")
+    if not isinstance(header["queries"], dict):
+        raise TraceError(f"{where}: \"queries\" must be an object")
+    if not isinstance(header["effects"], list) or not all(
+        isinstance(effect, dict) and type(effect.get("id")) is int and isinstance(effect.get("feedback"), str)
+        for effect in header["effects"]
+    ):
+        raise TraceError(f"{where}: \"effects\" must be an array of {{\"id\",\"feedback\",\"request\"}}")
     return header
 
 
@@ -389,6 +398,12 @@ def _read_step(record: Any, number: int, state: JSONValue) -> Tuple[Step, JSONVa
     effect = record.get("effect")
     if kind != "send" and type(effect) is not int:
         raise ValueError(f"a {kind} step needs an integer \"effect\"")
+    for key in ("raw", "message"):
+        if record.get(key) is not None and not isinstance(record[key], str):
+            raise ValueError(f"\"{key}\" must be a string")
+    ns = record.get("ns")
+    if ns is not None and type(ns) is not int:
+        raise ValueError("\"ns\" must be an integer")
     step = Step(
         seq=seq,
         line=number,
@@ -401,10 +416,16 @@ def _read_step(record: Any, number: int, state: JSONValue) -> Tuple[Step, JSONVa
         ns=record.get("ns"),
     )
     if status == "ok":
+        # Everything is checked before the state changes: a skipped line leaves it as it was.
+        effects = record.get("effects", [])
+        queries = record.get("queries", {})
+        if not isinstance(effects, list) or not all(_is_command(command) for command in effects):
+            raise ValueError("\"effects\" must be an array of {\"start\":{\"id\",\"feedback\",\"request\"}} and {\"cancel\":id}")
+        if not isinstance(queries, dict):
+            raise ValueError("\"queries\" must be an object")
         if "patch" in record:
             patch = record["patch"]
-            # Checked on a copy of what it touches only when it fails: apply in place.
-            state = apply_patch(state, patch)
+            state = apply_patch(state, patch)   # in place, all or nothing
             step.patch = patch
         elif "state" in record:
             new_state = record["state"]
@@ -412,13 +433,18 @@ def _read_step(record: Any, number: int, state: JSONValue) -> Tuple[Step, JSONVa
             state = new_state
         else:
             raise ValueError("an ok step has neither \"state\" nor \"patch\"")
-        effects = record.get("effects", [])
-        queries = record.get("queries", {})
-        if not isinstance(effects, list) or not isinstance(queries, dict):
-            raise ValueError("\"effects\" must be an array and \"queries\" an object")
         step.effects = effects
         step.queries = queries
     return step, state
+
+
+def _is_command(command: Any) -> bool:
+    if not isinstance(command, dict) or len(command) != 1:
+        return False
+    if "cancel" in command:
+        return type(command["cancel"]) is int
+    start = command.get("start")
+    return isinstance(start, dict) and type(start.get("id")) is int and isinstance(start.get("feedback"), str)
 
 
 def read_journal(directory: PathLike, feature: Optional[str] = None, *, library: LibraryArgument = None) -> Trace:

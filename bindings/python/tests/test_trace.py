@@ -474,3 +474,49 @@ def test_json_patches_round_trip():
     assert {"op": "add", "path": "/a/-", "value": 4} in patch
     assert {"op": "replace", "path": "/b/c", "value": 1} in patch
     assert {"op": "remove", "path": "/d~1e"} in patch
+
+
+def test_damaged_traces_load_or_are_refused_and_never_break_the_page(library, tmp_path):
+    """Lines cut short, fields given values of the wrong kind, lines repeated or
+    dropped: the reader either refuses the file (TraceError) or loads it with
+    its problems, and every state it then reports, the page and the diagrams
+    are built without an exception."""
+    import random
+
+    from corelogic.inspector import build_report
+
+    path = tmp_path / "t.jsonl"
+    search_session(path, library)
+    source = path.read_text(encoding="utf-8").splitlines()
+    chance = random.Random(7)
+    loaded = refused = 0
+    for _ in range(300):
+        text = list(source)
+        for _ in range(chance.randint(1, 3)):
+            k = chance.randrange(len(text))
+            roll = chance.random()
+            if roll < 0.3:
+                text[k] = text[k][: chance.randrange(len(text[k]) + 1)]
+            elif roll < 0.6:
+                try:
+                    record = json.loads(text[k])
+                except ValueError:
+                    continue
+                record[chance.choice(list(record))] = chance.choice([None, 1, "x", [], {}, [1], {"a": 1}, -5, 1.5, True])
+                text[k] = json.dumps(record)
+            elif roll < 0.8:
+                text.insert(k, chance.choice(source))
+            else:
+                del text[k]
+        try:
+            trace = tracing.read_trace(text)
+        except tracing.TraceError:
+            refused += 1
+            continue
+        loaded += 1
+        for step in trace:
+            trace.state_at(step.seq)
+        build_report(trace)
+        for candidate in diagram_candidates(trace):
+            state_diagram(trace, candidate).to_mermaid()
+    assert loaded > 100 and refused > 10
