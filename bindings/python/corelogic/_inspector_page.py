@@ -120,7 +120,7 @@ td.op.add { color: var(--add-ink); } td.op.replace { color: var(--rep-ink); } td
 #diagram .node .count { fill: var(--muted); font-size: 10px; }
 #diagram .edge path { fill: none; stroke: #98a3b8; stroke-width: 1.3; }
 #diagram .edge.taken path { stroke: var(--accent); stroke-width: 2.4; }
-#diagram .edge text { font-size: 10.5px; fill: #4a5468; font-family: system-ui, sans-serif; }
+#diagram .edge text { font-size: 10.5px; fill: #4a5468; font-family: system-ui, sans-serif; paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
 #diagram .edge.taken text { fill: var(--accent); font-weight: 700; }
 #export { display: none; border-top: 1px solid var(--line); padding: 6px 10px; }
 #export textarea { width: 100%; height: 110px; font-family: var(--mono); font-size: 11px; border: 1px solid var(--line); border-radius: 5px; }
@@ -370,6 +370,9 @@ function renderDetail(i, olds) {
 // ---- the state tree: only what is open, arrays a page at a time ----
 const PAGE_SIZE = 50;
 let opened = new Set([""]);
+let closed = new Set();
+// Small objects and arrays near the root open by themselves; large ones wait for a click.
+const AUTO_DEPTH = 2, AUTO_SIZE = 12;
 const pages = new Map();
 function changedPaths(i) {
   const marks = new Map();
@@ -412,7 +415,7 @@ function hasChangeBelow(path) {
   for (const p of current.marks.keys()) if (p.startsWith(path + "/")) return true;
   return false;
 }
-function renderNode(key, value, path) {
+function renderNode(key, value, path, depth) {
   const kv = el("div", "kv");
   kv.dataset.node = path;
   const mark = current.marks.get(path);
@@ -421,10 +424,13 @@ function renderNode(key, value, path) {
   if (value === null || typeof value !== "object") { kv.append(valueSpan(value, path, mark)); return kv; }
   const isArray = Array.isArray(value);
   const size = isArray ? value.length : Object.keys(value).length;
-  const open = opened.has(path);
+  const open = opened.has(path) || (!closed.has(path) && depth < AUTO_DEPTH && size <= AUTO_SIZE);
   if (hasChangeBelow(path)) kv.classList.add("contains-change");
   const tog = el("span", "tog", size ? (open ? "▾" : "▸") : "");
-  const toggle = () => { if (opened.has(path)) opened.delete(path); else opened.add(path); renderState(); };
+  const toggle = () => {
+    if (open) { opened.delete(path); closed.add(path); } else { opened.add(path); closed.delete(path); }
+    renderState();
+  };
   tog.addEventListener("click", toggle);
   kv.prepend(tog);
   const sum = el("span", "sum", isArray ? `[${size} item${size === 1 ? "" : "s"}]` : (size ? `{${size} key${size === 1 ? "" : "s"}}` : "{}"));
@@ -438,10 +444,10 @@ function renderNode(key, value, path) {
     const page = Math.min(pages.get(path) || 0, pageCount - 1);
     const from = page * PAGE_SIZE, to = Math.min(size, from + PAGE_SIZE);
     if (pageCount > 1) children.append(pager(path, page, pageCount, from, to, size));
-    for (let k = from; k < to; k++) children.append(renderNode(String(k), value[k], path + "/" + k));
+    for (let k = from; k < to; k++) children.append(renderNode(String(k), value[k], path + "/" + k, depth + 1));
     if (pageCount > 1 && to - from > 12) children.append(pager(path, page, pageCount, from, to, size));
   } else {
-    for (const k of Object.keys(value)) children.append(renderNode(k, value[k], path + "/" + k.replace(/~/g, "~0").replace(/\//g, "~1")));
+    for (const k of Object.keys(value)) children.append(renderNode(k, value[k], path + "/" + k.replace(/~/g, "~0").replace(/\//g, "~1"), depth + 1));
   }
   kv.append(children);
   return kv;
@@ -456,7 +462,7 @@ function pager(path, page, pageCount, from, to, size) {
 }
 function renderState(reveal) {
   const box = $("state-view");
-  box.replaceChildren(renderNode(null, current.state, ""));
+  box.replaceChildren(renderNode(null, current.state, "", 0));
   box.dataset.index = current.index;
   box.dataset.seq = current.index < 0 ? 0 : S.seq[current.index];
   if (reveal) {
@@ -683,7 +689,7 @@ function start() {
   $("export-close").addEventListener("click", () => { exportKind = null; $("export").style.display = "none"; });
   $("export-copy").addEventListener("click", () => { $("export-text").select(); document.execCommand("copy"); });
   $("goto").addEventListener("change", (e) => { const seq = +e.target.value; if (seq === 0) select(-1); else { const i = S.seq.indexOf(seq); if (i >= 0) select(i); } });
-  $("expand-all").addEventListener("click", () => { opened = new Set([""]); pages.clear(); revealChanges(current.marks); renderState(); });
+  $("expand-all").addEventListener("click", () => { opened = new Set([""]); closed = new Set(); pages.clear(); revealChanges(current.marks); renderState(); });
   $("timeline").addEventListener("scroll", renderRows);
   window.addEventListener("resize", renderRows);
   document.addEventListener("keydown", (e) => {
