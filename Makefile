@@ -164,3 +164,13 @@ bench-trace: lib | $(C_OUT)
 	@echo "== Traces: one system untraced, one traced, interleaved =="
 	$(C_OUT)/trace_bench
 	@echo
+
+# ---- Python types --------------------------------------------------------------
+# The package's type hints hold: mypy --strict over bindings/python/corelogic.
+.PHONY: test-python-types
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-python-types
+
+test-python-types:
+	cd bindings/python && $(PYTHON) -m mypy --strict corelogic
