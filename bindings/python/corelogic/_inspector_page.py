@@ -559,6 +559,7 @@ function renderDiagram() {
   svg.innerHTML = '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#98a3b8"/></marker>' +
     '<marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#3867d6"/></marker></defs>';
   const currentNode = d.series[selected + 1];
+  const placed = [];
   for (const e of edges.values()) {
     const [x1, y1] = pos[e.from], [x2, y2] = pos[e.to];
     const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
@@ -577,13 +578,21 @@ function renderDiagram() {
     path.setAttribute("marker-end", taken ? "url(#arrow-taken)" : "url(#arrow)");
     g.append(path);
     const lines = [...e.events.entries()].map(([name, c]) => `${name} ×${c}`);
-    // Labels sit on the outer side of the curve, so the two directions between a pair never overlap.
+    // Labels sit on the outer side of the curve, so the two directions between a pair never
+    // overlap; a label that would cover one already placed moves down until it is clear.
     const anchor = Math.abs(nx) < 0.3 ? "middle" : (nx > 0 ? "start" : "end");
     const shown = lines.length > 4 ? [...lines.slice(0, 3), `+${lines.length - 3} more`] : lines;
-    const top = (y1 + y2) / 2 + ny * (bend / 2 + 8) - (ny < -0.3 ? (shown.length - 1) * 12 : (Math.abs(ny) <= 0.3 ? (shown.length - 1) * 6 : 0));
+    const lx = (x1 + x2) / 2 + nx * (bend / 2 + 8);
+    let top = (y1 + y2) / 2 + ny * (bend / 2 + 8) - (ny < -0.3 ? (shown.length - 1) * 12 : (Math.abs(ny) <= 0.3 ? (shown.length - 1) * 6 : 0));
+    const width = 6.6 * Math.max(...shown.map((l) => l.length));
+    const left = anchor === "start" ? lx : (anchor === "end" ? lx - width : lx - width / 2);
+    const labelBox = () => ({ x: left - 6, y: top - 9, w: width + 12, h: shown.length * 12 + 2 });
+    const hits = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    for (let tries = 0; tries < 12 && placed.some((p) => hits(p, labelBox())); tries++) top += 12;
+    placed.push(labelBox());
     shown.forEach((line, k) => {
       const t = document.createElementNS(NS, "text");
-      t.setAttribute("x", (x1 + x2) / 2 + nx * (bend / 2 + 8)); t.setAttribute("y", top + k * 12 + 4);
+      t.setAttribute("x", lx); t.setAttribute("y", top + k * 12 + 4);
       t.setAttribute("text-anchor", anchor); t.textContent = line; g.append(t);
     });
     g.addEventListener("click", () => select(e.steps[0]));
