@@ -520,3 +520,29 @@ def test_damaged_traces_load_or_are_refused_and_never_break_the_page(library, tm
         for candidate in diagram_candidates(trace):
             state_diagram(trace, candidate).to_mermaid()
     assert loaded > 100 and refused > 10
+
+
+def test_the_demo_writes_a_trace_with_its_stale_delivery(library, tmp_path, monkeypatch):
+    """docs/inspector.md's walkthrough: the demo's trace holds the late page as a
+    stale delivery for an effect an earlier step cancelled, replays identically
+    and becomes a golden file the runners pass."""
+    import asyncio
+    import io
+
+    import demo
+
+    path = tmp_path / "demo.trace.jsonl"
+    state = asyncio.run(demo.run(latency=0.03, typing_delay=0.01, out=io.StringIO(), library=library.path,
+                                 trace=str(path)))
+    trace = tracing.load(path, "search")
+    assert trace.problems == [] and trace.final_state == state
+    stale = [step for step in trace if step.status == "stale"]
+    assert [step.name for step in stale] == ["pageLoaded"]
+    late = stale[0]
+    cancelled_at = [step.seq for step in trace if {"cancel": late.effect} in step.effects]
+    assert cancelled_at and cancelled_at[0] < late.seq
+    assert tracing.replay(trace, library=library).diverged is None
+    other = tracing.what_if_without(trace, cancelled_at[0], library=library)
+    assert other.step(late.seq).status == "ok"
+    record_golden(trace, "demo-session", description="the demo", directory=str(tmp_path / "golden"), library=library)
+    run_golden_runners(tmp_path / "golden", library, monkeypatch)
