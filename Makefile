@@ -220,6 +220,26 @@ typegen-examples: lib
 # the JSON shows up in review as a diff; test-schema fails until it is updated here.
 schemas-update: lib
 	$(TYPEGEN) --all --lang schema --out Tests/schemas
+# ---- traces and the inspector (docs/inspector.md) ------------------------------
+# The trace ABI under valgrind; the Python side (trace reading, time travel, golden
+# recording, the page in headless Chromium) runs with test-python.
+.PHONY: test-trace bench-trace
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-trace
+
+test-trace: lib | $(C_OUT)
+	$(CC) $(CFLAGS) Tests/c/trace_test.c -o $(C_OUT)/trace_test $(C_LINK)
+	$(CHECKED) $(C_OUT)/trace_test
+
+# Tracing off and on, side by side in one run; printed by `make bench` first.
+bench: bench-trace
+
+bench-trace: lib | $(C_OUT)
+	$(CC) -O2 -std=c11 -pthread Benchmarks/c/trace_bench.c -o $(C_OUT)/trace_bench $(C_LINK)
+	@echo "== Traces: one system untraced, one traced, interleaved =="
+	$(C_OUT)/trace_bench
+	@echo
 
 # ---- Python types --------------------------------------------------------------
 # The package's type hints hold: mypy --strict over bindings/python/corelogic.

@@ -492,6 +492,46 @@ int corelogic_system_close_journal(corelogic_system system);
 int corelogic_system_restore(const char *feature, const char *directory, corelogic_system *out_system,
                              char **out_report, char **out_batch);
 
+/* ------------------------------------------------------------------------------
+ * Traces
+ *
+ * A system may write a trace: a JSON-lines file with one line for every input it is
+ * given, in the order it handles them, for debugging and for the inspector
+ * (`python -m corelogic inspect`, docs/inspector.md, which also gives the format).
+ * The first line holds the feature, its state version, the system's revision, the
+ * state, the value of every query and the running effects:
+ *   {"corelogicTrace":1,"feature":"search","stateVersion":1,"revision":0,"state":{...},
+ *    "queries":{"isLoadingNextPage":false},"effects":[],"nextEffect":1}
+ * then one line per input, with a sequence number from 1:
+ *   {"seq":1,"input":"send","event":{...},"status":"ok","revision":1,
+ *    "patch":[{"op":"replace","path":"/query","value":"sw"}],
+ *    "queries":{...only the queries whose value changed...},"effects":[...commands...],
+ *    "ns":5120}
+ *   {"seq":2,"input":"deliver","effect":1,"event":{...},"status":"stale"}
+ *   {"seq":3,"input":"send","raw":"{\"queryChanged\":5}","status":"error:schema",
+ *    "message":"search event: $.queryChanged: ..."}
+ * "patch" is the state change from the previous line's state (RFC 6902, as in
+ * CORELOGIC_OUTPUT_PATCH); "revision" the revision the step produced, one more than the
+ * previous ok line's, so a reader knows when a line with a change is missing.
+ * "ns" is the step's duration (reducer and feedbacks) in nanoseconds. Inputs queued
+ * from handlers get their own lines when they run. Stale inputs and inputs refused with
+ * an error (bad JSON, wrong shape, a journal write that failed) are written too, marked
+ * by "status"; "raw" is the text the host passed. Each line reaches the kernel (one
+ * write()) before the call returns, so a trace survives a crash of the process.
+ * Off by default; a system that is not traced pays one pointer test per step.
+ * ---------------------------------------------------------------------------- */
+
+/* Starts writing the trace of `system` to the file `path` (created, or truncated if it
+ * exists), or with path NULL stops tracing. Starting while a trace is being written
+ * closes that one and starts the new file. The first line is written before this
+ * returns. If a later line cannot be written (disk full), tracing stops silently and
+ * the inputs are still handled: a trace never makes an input fail. Freeing the system
+ * closes its trace. May be called from inside a handler of the system: the trace then
+ * starts with the next step.
+ * Returns OK; ERR_ARG (path is empty); ERR_IO (the file cannot be created or its first
+ * line written: the previous trace, if any, goes on); ERR_HANDLE. */
+int corelogic_system_trace(corelogic_system system, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

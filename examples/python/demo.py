@@ -4,6 +4,8 @@
     python3 examples/python/demo.py --interactive # type queries, scroll with Enter
     python3 examples/python/demo.py --journal DIR # journal every input; after a crash
                                                   # or Ctrl-C, the same command resumes
+    python3 examples/python/demo.py --trace search.trace.jsonl   # then inspect it:
+    PYTHONPATH=bindings/python python3 -m corelogic inspect search.trace.jsonl -o report.html
 
 The business logic (what to load, when to cancel, when to retry) lives in the
 Swift core; this host only performs the effects it asks for: ``loadPage`` is an
@@ -213,7 +215,8 @@ class Demo:
     """One search system, its runner, the server and the log."""
 
     def __init__(
-        self, server: SearchServer, log: Log, library: Optional[str] = None, journal: Optional[str] = None
+        self, server: SearchServer, log: Log, library: Optional[str] = None, journal: Optional[str] = None,
+        trace: Optional[str] = None,
     ) -> None:
         self.server = server
         self.log = log
@@ -231,6 +234,9 @@ class Demo:
             if journal:
                 self.system.open_journal(journal)
                 log("journal", f"every input is journaled in {journal} before it is applied")
+        if trace:
+            self.system.trace(trace)
+            log("trace", f"every input and what it did is traced in {trace}")
         self.runner = corelogic.AsyncRunner(
             self.system, on_error=network_errors, trace=log.trace()
         )
@@ -395,12 +401,13 @@ async def run(
     out: Optional[TextIO] = None,
     library: Optional[str] = None,
     journal: Optional[str] = None,
+    trace: Optional[str] = None,
 ) -> State:
     """Start the server, run the tour (or the prompt) and return the final state."""
     log = Log(out)
     with SearchServer(latency=latency) as server:
         log("server", f"{len(server.repos)} repositories on {server.base_url}, {latency * 1000:.0f} ms per request")
-        demo = Demo(server, log, library=library, journal=journal)
+        demo = Demo(server, log, library=library, journal=journal, trace=trace)
         try:
             async with demo.runner:
                 if demo.resumed and not interactive_mode:
@@ -421,10 +428,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--library", help="path to libcorelogic (default: the usual search)")
     parser.add_argument("--journal", metavar="DIR",
                         help="journal every input in DIR; if DIR already holds a journal, resume from it")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="write a trace of the session to FILE (see docs/inspector.md)")
     args = parser.parse_args(argv)
     try:
         asyncio.run(run(latency=args.latency, interactive_mode=args.interactive, library=args.library,
-                        journal=args.journal))
+                        journal=args.journal, trace=args.trace))
     except corelogic.LibraryError as exc:
         print(f"demo: {exc}", file=sys.stderr)
         return 1

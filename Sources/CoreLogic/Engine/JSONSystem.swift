@@ -38,6 +38,7 @@ public final class JSONSystem {
     private let output: (OutputMode, inout [UInt8]?) throws -> Void
     private let resyncState: (inout [UInt8]) throws -> Void
     private let watch: ([String], inout [UInt8]?) throws -> Void
+    private let trace: (TraceSink?) throws -> Void
 
     init<F: Feature>(_ typed: JSONFeatureSystem<F>) {
         featureName = F.name
@@ -57,6 +58,7 @@ public final class JSONSystem {
         output = { try typed.setOutput($0, snapshot: &$1) }
         resyncState = { try typed.resync(into: &$0) }
         watch = { try typed.watchQueries($0, values: &$1) }
+        trace = { try typed.setTrace($0) }
     }
 
     /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
@@ -113,6 +115,11 @@ public final class JSONSystem {
     /// applied; throwing rejects the input (journaling).
     public func setInputHook(_ hook: ((InputRecord) throws -> Void)?) { inputHook(hook) }
 
+    /// Starts writing a trace to `sink` (replacing any previous one), or with nil stops
+    /// (docs/inspector.md). The first line is written before this returns.
+    /// - Throws: `.io` when the sink refuses the first line; tracing is then off.
+    public func setTrace(_ sink: TraceSink?) throws { try trace(sink) }
+
     /// The next effect id the system will hand out.
     public var nextEffectID: UInt64 { effectID() }
 
@@ -135,16 +142,18 @@ public final class JSONSystem {
 }
 
 final class JSONFeatureSystem<F: Feature> {
-    private let system: System<F>
+    let system: System<F>
     /// Bytes of the command or state being handed to a handler; reused, drained under the lock.
     /// Unchecked exclusivity (both buffers): used only under the system's lock, by one
     /// writer at a time (see ``System``'s stored properties).
     @exclusivity(unchecked) private var handlerScratch: [UInt8] = []
     @exclusivity(unchecked) private var batchScratch: [UInt8] = []
+    /// The trace being written, if any (Trace/); read and written under the system's lock.
+    var tracer: TraceRecorder<F>?
 
     private let payloadless: PayloadlessEvents<F.Event>
     /// `F.queries` is computed; it is read once here, not on every query.
-    private let queries: [StateQuery<F.State>]
+    let queries: [StateQuery<F.State>]
 
     // Output (read and written only while the system's lock is held, never passed inout,
     // so no two accesses overlap: unchecked exclusivity, as for the scratch buffers).
@@ -178,17 +187,32 @@ final class JSONFeatureSystem<F: Feature> {
     }
 
     func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-        return try run(.send(decoded), source: event, batch: batch)
+        do {
+            let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
+            return try run(.send(decoded), source: event, batch: batch)
+        } catch {
+            traceRejected(.send, effect: nil, raw: event, error)
+            throw error
+        }
     }
 
     func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-        return try run(.deliver(effect: effect, event: decoded), source: event, batch: batch)
+        do {
+            let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
+            return try run(.deliver(effect: effect, event: decoded), source: event, batch: batch)
+        } catch {
+            traceRejected(.deliver, effect: effect, raw: event, error)
+            throw error
+        }
     }
 
     func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
-        try run(.complete(effect: effect), batch: batch)
+        do {
+            return try run(.complete(effect: effect), batch: batch)
+        } catch {
+            traceRejected(.complete, effect: effect, raw: nil, error)
+            throw error
+        }
     }
 
     private func run(_ input: System<F>.Input, source: UnsafeRawBufferPointer? = nil, batch sink: BatchSink?) throws -> Status {

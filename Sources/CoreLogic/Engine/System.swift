@@ -76,6 +76,34 @@ public final class System<F: Feature> {
         set { lock.withLock { inputHook = newValue } }
     }
 
+    /// Watches every input the loop takes off the queue (tracing uses it). Optional so
+    /// that a system nobody watches pays one nil check per step.
+    public final class StepObserver {
+        /// Before the reducer runs an accepted input. `source` as for ``willApply``.
+        public var willStep: (Input, UnsafeRawBufferPointer?) -> Void
+        /// After the step's feedbacks, before the handlers: the new state and the step's
+        /// commands.
+        public var didStep: (Input, F.State, ArraySlice<EffectCommand>) -> Void
+        /// An input dropped as stale (the call's own, or one queued from a handler).
+        public var dropped: (Input, UnsafeRawBufferPointer?) -> Void
+
+        public init(
+            willStep: @escaping (Input, UnsafeRawBufferPointer?) -> Void,
+            didStep: @escaping (Input, F.State, ArraySlice<EffectCommand>) -> Void,
+            dropped: @escaping (Input, UnsafeRawBufferPointer?) -> Void
+        ) {
+            self.willStep = willStep
+            self.didStep = didStep
+            self.dropped = dropped
+        }
+    }
+
+    /// See ``StepObserver``; nil (the default) observes nothing.
+    public var stepObserver: StepObserver? {
+        get { lock.withLock { observer } }
+        set { lock.withLock { observer = newValue } }
+    }
+
     /// The commands produced by evaluating the feedbacks on the first state.
     public let initialBatch: Batch
 
@@ -95,6 +123,9 @@ public final class System<F: Feature> {
     @exclusivity(unchecked) private var commandHandler: ((EffectCommand) -> Void)?
     @exclusivity(unchecked) private var stateHandler: ((F.State) -> Void)?
     @exclusivity(unchecked) private var inputHook: ((Input, UnsafeRawBufferPointer?) throws -> Void)?
+    // Read on every step, always under `lock`: the runtime exclusivity check would cost
+    // more than the nil test it guards (callgrind, docs/inspector.md).
+    @exclusivity(unchecked) private var observer: StepObserver?
     private let lock = RecursiveLock()
 
     /// Creates a system and evaluates its feedbacks once on `state`.
@@ -173,7 +204,10 @@ public final class System<F: Feature> {
 
     private func run(_ input: Input, source: UnsafeRawBufferPointer?) throws -> Outcome {
         if closed { throw CoreLogicError(.handle, "\(F.name): the system is closed") }
-        if let id = input.effectID, ledger.running[id] == nil { return .stale }
+        if let id = input.effectID, ledger.running[id] == nil {
+            observer?.dropped(input, source)
+            return .stale
+        }
         if draining {
             queue.append(input)
             return .queued
@@ -185,18 +219,21 @@ public final class System<F: Feature> {
         var commands: [EffectCommand] = []
         var steps = 1
         var dropped: [DroppedInput] = []
-        step(input, &commands)
+        step(input, source, &commands)
         while queueHead < queue.count, !closed {
             let next = queue[queueHead]
             queueHead += 1
-            if let id = next.effectID, ledger.running[id] == nil { continue }
+            if let id = next.effectID, ledger.running[id] == nil {
+                observer?.dropped(next, nil)
+                continue
+            }
             do {
                 try inputHook?(next, nil)
             } catch {
                 dropped.append(DroppedInput(input: next, error: error))
                 continue
             }
-            step(next, &commands)
+            step(next, nil, &commands)
             steps += 1
         }
         // Most steps queue nothing: clearing an empty queue would still make a new buffer.
@@ -216,13 +253,17 @@ public final class System<F: Feature> {
             commandHandler = nil
             stateHandler = nil
             inputHook = nil
+            observer = nil
             queue.removeAll()
             queueHead = 0
         }
     }
 
-    private func step(_ input: Input, _ commands: inout [EffectCommand]) {
+    @inline(__always)
+    private func step(_ input: Input, _ source: UnsafeRawBufferPointer?, _ commands: inout [EffectCommand]) {
         stepsRun &+= 1
+        let observer = self.observer
+        observer?.willStep(input, source)
         switch input {
         case .send(let event), .deliver(_, let event):
             F.reduce(&currentState, event)
@@ -233,6 +274,7 @@ public final class System<F: Feature> {
         }
         let first = commands.count
         Self.evaluate(trackers, currentState, &ledger, into: &commands)
+        observer?.didStep(input, currentState, commands[first...])
         // Handlers are read again before each call: one may remove itself or close the system.
         var index = first
         while index < commands.count, !closed, let handler = commandHandler {

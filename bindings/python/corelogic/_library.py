@@ -68,6 +68,7 @@ _PROTOTYPES: Dict[str, Any] = {
     "corelogic_system_set_output": (_int, [_u64, _int, _out]),
     "corelogic_system_resync": (_int, [_u64, _out]),
     "corelogic_system_watch_queries": (_int, [_u64, _str, _out]),
+    "corelogic_system_trace": (_int, [_u64, _str]),
 }
 
 
@@ -107,6 +108,7 @@ class Library:
     corelogic_system_set_output: Any
     corelogic_system_resync: Any
     corelogic_system_watch_queries: Any
+    corelogic_system_trace: Any
 
     def __init__(self, path: PathLike, *, abi_version: int = ABI_VERSION) -> None:
         self.path = os.fspath(path)

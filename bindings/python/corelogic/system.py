@@ -312,6 +312,7 @@ class System:
         output: ``"full"`` (the default: every batch carries the whole state)
             or ``"patch"`` (the library sends only what changed and the system
             keeps the state up to date locally; see :meth:`set_output`).
+        trace: a file to write this system's trace to (see :meth:`trace`).
 
     Raises:
         NotFoundError: unknown feature.
@@ -330,6 +331,7 @@ class System:
         *,
         library: Optional[Union[Library, PathLike]] = None,
         output: str = "full",
+        trace: Optional[PathLike] = None,
     ) -> None:
         _output_mode(output)  # before anything exists, so a bad mode creates nothing
         lib = self._bind(feature, library)
@@ -344,6 +346,12 @@ class System:
         self.initial_batch: Batch = _batch(lib.take(out.value))
         if output != "full":
             self.set_output(output)
+        if trace is not None:
+            try:
+                self.trace(trace)
+            except BaseException:
+                self.close()
+                raise
 
     def _bind(self, feature: str, library: Optional[Union[Library, PathLike]]) -> Library:
         """Set up everything but the handle (shared by ``__init__`` and :meth:`restore`)."""
@@ -732,6 +740,24 @@ class System:
         system.restore_report = json.loads(lib.take(report.value))
         system.initial_batch = _batch(lib.take(batch.value))
         return system
+
+    def trace(self, path: Optional[PathLike]) -> None:
+        """Write a trace of this system to the file ``path`` (JSON lines), or
+        with ``None`` stop. The first line (feature, state, query values,
+        running effects) is written at once; then one line per input, stale
+        and refused inputs included. Read it with :mod:`corelogic.trace`, or
+        turn it into a page with ``python -m corelogic inspect``
+        (``docs/inspector.md``). ``System(feature, trace=path)`` starts one
+        at creation, right after the creation batch.
+
+        Raises:
+            StorageError: ``path`` cannot be created or written (a trace
+                already running goes on).
+            ArgumentError: ``path`` is empty.
+        """
+        status = self._lib.corelogic_system_trace(self._handle, None if path is None else _encode_path(path))
+        if status:
+            raise self._error(status)
 
     def open_journal(self, path: PathLike, durability: int = DURABILITY_EVERY_INPUT) -> None:
         """Journal every input this system accepts into the directory ``path``.

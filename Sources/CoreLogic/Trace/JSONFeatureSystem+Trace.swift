@@ -1,0 +1,31 @@
+/// Tracing for the JSON system layer: turning it on and off, and the inputs refused
+/// before they reach the loop. The loop reports steps and stale inputs itself, through
+/// ``System/StepObserver``.
+extension JSONFeatureSystem {
+    func setTrace(_ sink: TraceSink?) throws {
+        try system.withExclusiveAccess {
+            guard let sink else {
+                tracer = nil
+                system.stepObserver = nil
+                return
+            }
+            let recorder = TraceRecorder<F>(sink: sink, queries: queries)
+            recorder.writeHeader(state: system.state, running: system.runningEffects, nextEffect: system.nextEffectID,
+                                 revision: system.revision)
+            if recorder.stopped {
+                throw CoreLogicError(.io, "\(F.name): the trace's first line could not be written")
+            }
+            tracer = recorder
+            system.stepObserver = recorder.observer
+        }
+    }
+
+    /// Records a refused input. Only on error paths, so taking the lock costs nothing on
+    /// the way of accepted inputs; a closed system traces nothing.
+    func traceRejected(_ kind: InputRecord.Kind, effect: UInt64?, raw: UnsafeRawBufferPointer?, _ error: Error) {
+        if let error = error as? CoreLogicError, error.status == .handle { return }
+        system.withExclusiveAccess {
+            tracer?.writeRejected(kind, effect: effect, raw: raw, error: error)
+        }
+    }
+}
