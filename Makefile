@@ -130,19 +130,30 @@ test-docs: lib
 	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/.build/release
 
 # ---- fuzzing -----------------------------------------------------------------
-# libFuzzer with AddressSanitizer over every input path a host reaches (parser, each
-# feature's event and state decoding). FUZZ_SECONDS bounds the run; crashes are written
-# to .build/fuzz/ and fail the target. Leak checking stays with valgrind: Swift keeps
-# enum tags in pointers' spare bits, which LeakSanitizer cannot follow, so it reports
-# reachable objects as leaked.
+# libFuzzer with AddressSanitizer over every input path a host reaches: the parser, each
+# feature's event and state decoding, and restore from fuzzed journal directories
+# (snapshot and segment files; inputs starting with "journal:", see
+# Fuzz/InputFuzzer/JournalFuzz.swift). Seeded from Fuzz/corpus; new inputs go to
+# .build/fuzz/corpus. `make test` runs it for FUZZ_SECONDS (60); a crash fails the run
+# and leaves its input in .build/fuzz/crashes/ (replay: .build/fuzz/debug/InputFuzzer
+# FILE). Leak checking stays with valgrind: Swift keeps enum tags in pointers' spare
+# bits, which LeakSanitizer cannot follow, so it reports reachable objects as leaked.
 FUZZ_SECONDS ?= 60
-.PHONY: fuzz
-fuzz:
+FUZZER       := .build/fuzz/debug/InputFuzzer
+.PHONY: fuzz test-fuzz fuzz-build
+test: test-fuzz
+
+fuzz-build:
 	CORELOGIC_FUZZ=1 $(SWIFT) build --scratch-path .build/fuzz --product InputFuzzer \
 	    -Xswiftc -sanitize=fuzzer,address
+
+fuzz test-fuzz: fuzz-build
 	@mkdir -p .build/fuzz/corpus .build/fuzz/crashes
-	ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/InputFuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=0 \
-	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus
+	ASAN_OPTIONS=detect_leaks=0 $(FUZZER) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=20 \
+	    -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
+	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus \
+	  || { echo "fuzz: FAILED; the input is in .build/fuzz/crashes/ (replay: $(FUZZER) FILE):"; \
+	       ls -1 .build/fuzz/crashes/; exit 1; }
 
 # ---- sanitizers (docs/testing.md) ----------------------------------------------
 # The library rebuilt with a sanitizer in its own scratch path, and C hosts built with
