@@ -213,3 +213,19 @@ test-asan:
 	$(ASAN_RUN) OUT=$(ASAN_DIR)/examples sh examples/c/test_examples.sh
 	$(ASAN_RUN) CC="$(SAN_CC)" CFLAGS="$(SAN_CFLAGS) $(ASAN_FLAGS)" \
 	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/$(ASAN_DIR)/debug
+
+# ---- model-based tests (docs/testing.md) ---------------------------------------
+# Random host programs on real features through the C ABI, every batch compared with an
+# independent model of the loop rules (Tests/model/loop_model.py); Hypothesis shrinks a
+# failure to a minimal program. `make test` runs a bounded number of examples;
+# test-model-long runs many more, with longer programs (MODEL_EXAMPLES to change it).
+.PHONY: test-model test-model-long
+test: test-model
+
+MODEL_PYTEST := $(PYTHON) -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning Tests/model
+
+test-model: lib
+	CORELOGIC_LIBRARY=$(CURDIR)/$(LIB) CORELOGIC_MODEL_PROFILE=ci $(if $(MODEL_EXAMPLES),CORELOGIC_MODEL_EXAMPLES=$(MODEL_EXAMPLES)) $(MODEL_PYTEST)
+
+test-model-long: lib
+	CORELOGIC_LIBRARY=$(CURDIR)/$(LIB) CORELOGIC_MODEL_PROFILE=long $(if $(MODEL_EXAMPLES),CORELOGIC_MODEL_EXAMPLES=$(MODEL_EXAMPLES)) $(MODEL_PYTEST)
