@@ -229,3 +229,16 @@ test-model: lib
 
 test-model-long: lib
 	CORELOGIC_LIBRARY=$(CURDIR)/$(LIB) CORELOGIC_MODEL_PROFILE=long $(if $(MODEL_EXAMPLES),CORELOGIC_MODEL_EXAMPLES=$(MODEL_EXAMPLES)) $(MODEL_PYTEST)
+
+# ---- load and soak (docs/testing.md) -------------------------------------------
+# Part of `make bench`, not of `make test`: 8 threads x SOAK_EVENTS events on one
+# system and SOAK_SYSTEMS systems created and freed, exact counts, resident memory
+# before and after. Fails if a count is wrong or memory keeps growing.
+.PHONY: soak
+bench: soak
+SOAK_EVENTS  ?= 1000000
+SOAK_SYSTEMS ?= 1000000
+
+soak: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -pthread Benchmarks/c/soak.c -o $(C_OUT)/soak $(C_LINK)
+	$(C_OUT)/soak $(SOAK_EVENTS) $(SOAK_SYSTEMS)
