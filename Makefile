@@ -155,6 +155,16 @@ fuzz test-fuzz: fuzz-build
 	  || { echo "fuzz: FAILED; the input is in .build/fuzz/crashes/ (replay: $(FUZZER) FILE):"; \
 	       ls -1 .build/fuzz/crashes/; exit 1; }
 
+# ---- Python types --------------------------------------------------------------
+# The package's type hints hold: mypy --strict over bindings/python/corelogic.
+.PHONY: test-python-types
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-python-types
+
+test-python-types:
+	cd bindings/python && $(PYTHON) -m mypy --strict corelogic
+
 # ---- sanitizers (docs/testing.md) ----------------------------------------------
 # The library rebuilt with a sanitizer in its own scratch path, and C hosts built with
 # the Swift toolchain's clang (its sanitizer runtimes match the ones Swift emits calls
