@@ -141,19 +141,30 @@ test-docs: lib
 	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/.build/release
 
 # ---- fuzzing -----------------------------------------------------------------
-# libFuzzer with AddressSanitizer over every input path a host reaches (parser, each
-# feature's event and state decoding). FUZZ_SECONDS bounds the run; crashes are written
-# to .build/fuzz/ and fail the target. Leak checking stays with valgrind: Swift keeps
-# enum tags in pointers' spare bits, which LeakSanitizer cannot follow, so it reports
-# reachable objects as leaked.
+# libFuzzer with AddressSanitizer over every input path a host reaches: the parser, each
+# feature's event and state decoding, and restore from fuzzed journal directories
+# (snapshot and segment files; inputs starting with "journal:", see
+# Fuzz/InputFuzzer/JournalFuzz.swift). Seeded from Fuzz/corpus; new inputs go to
+# .build/fuzz/corpus. `make test` runs it for FUZZ_SECONDS (60); a crash fails the run
+# and leaves its input in .build/fuzz/crashes/ (replay: .build/fuzz/debug/InputFuzzer
+# FILE). Leak checking stays with valgrind: Swift keeps enum tags in pointers' spare
+# bits, which LeakSanitizer cannot follow, so it reports reachable objects as leaked.
 FUZZ_SECONDS ?= 60
-.PHONY: fuzz
-fuzz:
+FUZZER       := .build/fuzz/debug/InputFuzzer
+.PHONY: fuzz test-fuzz fuzz-build
+test: test-fuzz
+
+fuzz-build:
 	CORELOGIC_FUZZ=1 $(SWIFT) build --scratch-path .build/fuzz --product InputFuzzer \
 	    -Xswiftc -sanitize=fuzzer,address
+
+fuzz test-fuzz: fuzz-build
 	@mkdir -p .build/fuzz/corpus .build/fuzz/crashes
-	ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/InputFuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=0 \
-	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus
+	ASAN_OPTIONS=detect_leaks=0 $(FUZZER) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=20 \
+	    -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
+	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus \
+	  || { echo "fuzz: FAILED; the input is in .build/fuzz/crashes/ (replay: $(FUZZER) FILE):"; \
+	       ls -1 .build/fuzz/crashes/; exit 1; }
 
 # ------------------------------------------------------------------------------
 # The contract on its error paths (include/corelogic.h: "non-OK leaves the system as it
@@ -250,3 +261,91 @@ test: test-python-types
 
 test-python-types:
 	cd bindings/python && $(PYTHON) -m mypy --strict corelogic
+
+# ---- sanitizers (docs/testing.md) ----------------------------------------------
+# The library rebuilt with a sanitizer in its own scratch path, and C hosts built with
+# the Swift toolchain's clang (its sanitizer runtimes match the ones Swift emits calls
+# to; the executable carries the runtime, the library resolves it from there).
+#   test-tsan: ThreadSanitizer; the many-thread stress host.
+#   test-asan: AddressSanitizer in the library, AddressSanitizer + UndefinedBehavior-
+#              Sanitizer in the C hosts (Swift on Linux takes no -sanitize=undefined);
+#              every C test, the golden runner, the examples, the guide's snippets.
+# LeakSanitizer stays off (detect_leaks=0): Swift keeps enum tags in pointers' spare
+# bits, which it cannot follow, so it reports reachable objects; valgrind checks leaks.
+.PHONY: test-tsan test-asan
+test: test-tsan test-asan
+
+SWIFT_TOOLCHAIN = $(dir $(realpath $(shell command -v $(SWIFT))))
+SAN_CC          = $(SWIFT_TOOLCHAIN)clang
+SAN_SWIFT_LIBS  = $(SWIFT_TOOLCHAIN)../lib/swift/linux
+SAN_CFLAGS     := -g -O1 -fno-omit-frame-pointer -std=c11 -pthread -fuse-ld=lld -Iinclude
+SAN_LIB_FLAGS  := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/include/corelogic.map
+STRESS_ROUNDS  ?= 1
+
+TSAN_DIR     := .build/tsan
+TSAN_LINK     = -L$(TSAN_DIR)/debug -lcorelogic -Wl,-rpath,$(CURDIR)/$(TSAN_DIR)/debug \
+                -L$(SAN_SWIFT_LIBS) -ldispatch -lBlocksRuntime -Wl,-rpath,$(SAN_SWIFT_LIBS)
+# The toolchain's ThreadSanitizer runtime intercepts libdispatch, hence -ldispatch above.
+TSAN_RUN     := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+
+test-tsan:
+	$(SWIFT) build --product corelogic --scratch-path $(TSAN_DIR) -Xswiftc -sanitize=thread $(SAN_LIB_FLAGS)
+	@mkdir -p $(TSAN_DIR)/c
+	$(SAN_CC) $(SAN_CFLAGS) -fsanitize=thread -Wall -Wextra -Werror Tests/c/stress_test.c -o $(TSAN_DIR)/c/stress_test $(TSAN_LINK)
+	$(TSAN_RUN) $(TSAN_DIR)/c/stress_test $(STRESS_ROUNDS)
+
+ASAN_DIR     := .build/asan
+ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all
+ASAN_LINK     = -L$(ASAN_DIR)/debug -lcorelogic -Wl,-rpath,$(CURDIR)/$(ASAN_DIR)/debug
+ASAN_RUN     := ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+ASAN_KILLS   ?= 20
+
+test-asan:
+	$(SWIFT) build --product corelogic --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address $(SAN_LIB_FLAGS)
+	@mkdir -p $(ASAN_DIR)/c $(ASAN_DIR)/examples
+	@for test in abi_test persistence_test crash_test stress_test; do \
+	    echo "$(SAN_CC) $(ASAN_FLAGS) Tests/c/$$test.c -o $(ASAN_DIR)/c/$$test"; \
+	    $(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) Tests/c/$$test.c -o $(ASAN_DIR)/c/$$test $(ASAN_LINK) || exit 1; \
+	done
+	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) -Iexamples/c Tests/c/golden_runner.c $(EXAMPLE_JSON) -o $(ASAN_DIR)/c/golden_runner $(ASAN_LINK) -lm
+	@for example in $(EXAMPLES); do \
+	    echo "$(SAN_CC) $(ASAN_FLAGS) examples/c/$$example.c -o $(ASAN_DIR)/examples/$$example"; \
+	    $(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) -Iexamples/c examples/c/$$example.c $(EXAMPLE_JSON) -o $(ASAN_DIR)/examples/$$example $(ASAN_LINK) -lm || exit 1; \
+	done
+	$(ASAN_RUN) $(ASAN_DIR)/c/abi_test
+	$(ASAN_RUN) $(ASAN_DIR)/c/persistence_test
+	$(ASAN_RUN) $(ASAN_DIR)/c/crash_test $(ASAN_KILLS)
+	$(ASAN_RUN) $(ASAN_DIR)/c/stress_test $(STRESS_ROUNDS)
+	$(ASAN_RUN) $(ASAN_DIR)/c/golden_runner Tests/golden
+	$(ASAN_RUN) OUT=$(ASAN_DIR)/examples sh examples/c/test_examples.sh
+	$(ASAN_RUN) CC="$(SAN_CC)" CFLAGS="$(SAN_CFLAGS) $(ASAN_FLAGS)" \
+	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/$(ASAN_DIR)/debug
+
+# ---- model-based tests (docs/testing.md) ---------------------------------------
+# Random host programs on real features through the C ABI, every batch compared with an
+# independent model of the loop rules (Tests/model/loop_model.py); Hypothesis shrinks a
+# failure to a minimal program. `make test` runs a bounded number of examples;
+# test-model-long runs many more, with longer programs (MODEL_EXAMPLES to change it).
+.PHONY: test-model test-model-long
+test: test-model
+
+MODEL_PYTEST := $(PYTHON) -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning Tests/model
+
+test-model: lib
+	CORELOGIC_LIBRARY=$(CURDIR)/$(LIB) CORELOGIC_MODEL_PROFILE=ci $(if $(MODEL_EXAMPLES),CORELOGIC_MODEL_EXAMPLES=$(MODEL_EXAMPLES)) $(MODEL_PYTEST)
+
+test-model-long: lib
+	CORELOGIC_LIBRARY=$(CURDIR)/$(LIB) CORELOGIC_MODEL_PROFILE=long $(if $(MODEL_EXAMPLES),CORELOGIC_MODEL_EXAMPLES=$(MODEL_EXAMPLES)) $(MODEL_PYTEST)
+
+# ---- load and soak (docs/testing.md) -------------------------------------------
+# Part of `make bench`, not of `make test`: 8 threads x SOAK_EVENTS events on one
+# system and SOAK_SYSTEMS systems created and freed, exact counts, resident memory
+# before and after. Fails if a count is wrong or memory keeps growing.
+.PHONY: soak
+bench: soak
+SOAK_EVENTS  ?= 1000000
+SOAK_SYSTEMS ?= 1000000
+
+soak: lib | $(C_OUT)
+	$(CC) $(CFLAGS) -pthread Benchmarks/c/soak.c -o $(C_OUT)/soak $(C_LINK)
+	$(C_OUT)/soak $(SOAK_EVENTS) $(SOAK_SYSTEMS)

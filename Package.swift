@@ -32,7 +32,7 @@ let package = Package(
 // its own: libFuzzer provides one).
 if ProcessInfo.processInfo.environment["CORELOGIC_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
-        name: "InputFuzzer", dependencies: ["CoreLogic"], path: "Fuzz/InputFuzzer",
+        name: "InputFuzzer", dependencies: ["CoreLogic", "CoreFFI"], path: "Fuzz/InputFuzzer",
         swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])],
         linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
 }

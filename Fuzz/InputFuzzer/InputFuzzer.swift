@@ -1,3 +1,4 @@
+import CoreFFI
 import CoreLogic
 
 // libFuzzer entry point: every byte string a host could send goes through the parser,
@@ -5,12 +6,18 @@ import CoreLogic
 // outcome but a trap is fine: errors are the expected answer to most inputs.
 // The direct JSON conformances must also decode every input exactly as Codable does;
 // a disagreement is reported as a crash so that libFuzzer keeps the input.
+// An input starting with "journal:" is a journal directory instead (JournalFuzz.swift):
+// its files are written out and restored through the C ABI.
 
 private let systems: [JSONSystem] = FeatureCatalog.all.compactMap { try? $0.makeSystem() }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    if JournalFuzz.isJournalInput(bytes) {
+        JournalFuzz.restore(bytes)
+        return 0
+    }
     _ = try? JSONParser.parse(bytes)
     let array = Array(bytes)
     if let d = JSONDirectCheck.disagreement(Search.State.self, on: array) ?? JSONDirectCheck.disagreement(Search.Event.self, on: array) {
