@@ -143,3 +143,6 @@ fuzz:
 	@mkdir -p .build/fuzz/corpus .build/fuzz/crashes
 	ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/InputFuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=0 \
 	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus
+
+# ---- the JVM and Node.js bindings (bindings/jvm, bindings/node) ------------------
+include bindings/jvm/jvm.mk
