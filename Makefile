@@ -146,3 +146,4 @@ fuzz:
 
 # ---- the JVM and Node.js bindings (bindings/jvm, bindings/node) ------------------
 include bindings/jvm/jvm.mk
+include bindings/node/node.mk
