@@ -69,6 +69,7 @@ bench: lib | $(C_OUT)
 	@echo "== JSON codec: ours vs Foundation =="
 	.build/bench/release/CodecBench
 	@if [ -f bindings/python/bench.py ]; then echo; echo "== Python binding =="; $(PYTHON) bindings/python/bench.py; fi
+	@$(MAKE) --no-print-directory bench-hosts
 
 demo: lib
 	$(PYTHON) examples/python/demo.py
@@ -147,3 +148,15 @@ fuzz:
 # ---- the JVM and Node.js bindings (bindings/jvm, bindings/node) ------------------
 include bindings/jvm/jvm.mk
 include bindings/node/node.mk
+
+# The counter round trip through the C, JVM and Node.js hosts, side by side (make bench).
+.PHONY: bench-hosts
+bench-hosts: jvm node | $(C_OUT)
+	$(CC) -O2 -std=c11 Benchmarks/hosts/counter.c -o $(C_OUT)/bench_counter $(C_LINK)
+	@mkdir -p $(JVM_OUT)/bench
+	$(JAVAC) -d $(JVM_OUT)/bench -cp $(JVM_OUT)/classes Benchmarks/hosts/Counter.java
+	@echo
+	@echo "== Hosts: counter round trip through C, the JVM and Node.js =="
+	$(PYTHON) Benchmarks/hosts/compare.py $(C_OUT)/bench_counter \
+	    "$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/bench Counter" \
+	    "$(NODE) Benchmarks/hosts/counter.js"
