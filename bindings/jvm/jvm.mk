@@ -41,3 +41,11 @@ test-jvm: jvm $(JVM_OUT)/test-classes.stamp test-golden-jvm
 
 test-golden-jvm: jvm $(JVM_OUT)/test-classes.stamp
 	$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/test-classes dev.corelogic.GoldenRunner Tests/golden
+
+# The README's five-minute example runs as written (java's single-file source launcher).
+test-jvm: test-jvm-readme
+.PHONY: test-jvm-readme
+test-jvm-readme: jvm
+	@mkdir -p $(JVM_OUT)/readme
+	awk '/^```java$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/jvm/README.md > $(JVM_OUT)/readme/Tour.java
+	$(JVM_RUN) -cp $(JVM_OUT)/classes $(JVM_OUT)/readme/Tour.java

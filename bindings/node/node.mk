@@ -26,3 +26,9 @@ test-node: node test-golden-node
 
 test-golden-node: node
 	$(NODE) bindings/node/test/golden.js Tests/golden
+
+# The README's five-minute example runs as written, from the repository root.
+test-node: test-node-readme
+.PHONY: test-node-readme
+test-node-readme: node
+	awk '/^```js$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/node/README.md | $(NODE) -
