@@ -21,9 +21,10 @@ const ERR_CORRUPT = -7;
 class CorelogicError extends Error {
   /**
    * @param {string} message the library's message
-   * @param {number|null} status the C status (negative), or null for the binding's own errors
+   * @param {number|null} status the C status (negative); for errors the binding raises itself, the
+   *   class's default (ERR_ARG for ArgumentError, null for LibraryError)
    */
-  constructor(message, status = null) {
+  constructor(message, status = new.target.defaultStatus) {
     const name = status === null ? '' : statusNameOf(status);
     super(name ? `${message} [${name}]` : message);
     this.name = new.target.name;
@@ -35,6 +36,9 @@ class CorelogicError extends Error {
     this.libraryMessage = message;
   }
 }
+
+/** The status of an error the binding raises itself; null: not a library status. */
+CorelogicError.defaultStatus = null;
 
 /** The addon or libcorelogic could not be loaded, or their ABI versions differ. */
 class LibraryError extends CorelogicError {}
@@ -52,6 +56,7 @@ class HandleError extends CorelogicError {}
  * a value JSON cannot hold, an effect id that is not an unsigned 64-bit integer.
  */
 class ArgumentError extends CorelogicError {}
+ArgumentError.defaultStatus = ERR_ARG;
 /** A file-system error while reading or writing a journal or snapshot (CORELOGIC_ERR_IO). */
 class StorageError extends CorelogicError {}
 /** Snapshot or journal content that cannot be used (CORELOGIC_ERR_CORRUPT). */

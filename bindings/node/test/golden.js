@@ -43,9 +43,9 @@ function parse(text) {
   const fail = (what) => { throw new SyntaxError(`${what} at offset ${at}`); };
   const space = () => { while (at < text.length && ' \t\r\n'.includes(text[at])) at++; };
   const value = (depth) => {
-    if (depth > 512) fail('nested too deep');
     space();
     const c = text[at];
+    if ((c === '{' || c === '[') && depth + 1 > 128) fail('nesting deeper than 128 levels');
     if (c === '{') {
       at++;
       const object = new Map();
@@ -54,12 +54,15 @@ function parse(text) {
       for (;;) {
         space();
         if (text[at] !== '"') fail('expected a member name');
+        const keyAt = at;
         const key = string();
+        if (key.includes('\0')) { at = keyAt; fail('object key containing U+0000'); }
+        if (object.has(key)) { at = keyAt; fail(`duplicate key ${JSON.stringify(key)}`); }
         space();
         if (text[at] !== ':') fail("expected ':'");
         at++;
         const member = value(depth + 1);
-        if (!object.has(key)) object.set(key, member);
+        object.set(key, member);
         space();
         const next = text[at++];
         if (next === '}') return object;
@@ -88,6 +91,12 @@ function parse(text) {
     at += match[0].length;
     return new GNumber(match[0]);
   };
+  const hex4 = () => {
+    const digits = text.slice(at, at + 4);
+    if (!/^[0-9a-fA-F]{4}$/.test(digits)) fail('invalid \\u escape');
+    at += 4;
+    return parseInt(digits, 16);
+  };
   const string = () => {
     at++;
     let out = '';
@@ -100,9 +109,18 @@ function parse(text) {
       const e = text[at++];
       const simple = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }[e];
       if (simple !== undefined) { out += simple; continue; }
-      if (e !== 'u' || !/^[0-9a-fA-F]{4}$/.test(text.slice(at, at + 4))) fail('bad escape');
-      out += String.fromCharCode(parseInt(text.slice(at, at + 4), 16)); // lone surrogates are kept
-      at += 4;
+      if (e !== 'u') fail('invalid escape');
+      const code = hex4();
+      if (code >= 0xdc00 && code <= 0xdfff) fail('unpaired low surrogate escape');
+      if (code >= 0xd800 && code <= 0xdbff) {
+        if (text.slice(at, at + 2) !== '\\u') fail('unpaired high surrogate escape');
+        at += 2;
+        const low = hex4();
+        if (low < 0xdc00 || low > 0xdfff) fail('unpaired high surrogate escape');
+        out += String.fromCharCode(code, low);
+      } else {
+        out += String.fromCharCode(code);
+      }
     }
   };
   const result = value(0);
@@ -294,9 +312,15 @@ function run(file, out) {
 function runFile(file) {
   let parsed;
   try {
-    parsed = parse(fs.readFileSync(file, 'utf8'));
+    // As strict as the C runner's reader: invalid UTF-8 (or a byte order mark),
+    // duplicate keys, unpaired surrogate escapes and nesting deeper than 128 fail the file.
+    const bytes = fs.readFileSync(file);
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    parsed = parse(text);
   } catch (error) {
-    return [error instanceof SyntaxError ? error.message : `cannot read the file: ${error.message}`];
+    if (error instanceof SyntaxError) return [error.message];
+    if (error instanceof TypeError && error.code === 'ERR_ENCODING_INVALID_ENCODED_DATA') return ['invalid UTF-8'];
+    return [`cannot read the file: ${error.message}`];
   }
   const out = [];
   run(parsed, out);

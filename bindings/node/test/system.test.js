@@ -86,7 +86,7 @@ test('a late result is stale and never reaches the reducer', () => {
 
 test('arguments are checked before the call', () => {
   const counter = new corelogic.System('counter');
-  const argument = (error) => error instanceof corelogic.ArgumentError && error.status === null;
+  const argument = (error) => error instanceof corelogic.ArgumentError && error.status === corelogic.ERR_ARG;
   assert.throws(() => counter.send(), argument);
   assert.throws(() => counter.sendJson('"increment"\0junk'), argument);
   assert.throws(() => counter.send({ increment: 1n }), argument);

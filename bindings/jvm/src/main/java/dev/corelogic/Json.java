@@ -43,10 +43,22 @@ public final class Json {
 
     // -- reading ---------------------------------------------------------------------
 
-    /** Parses one JSON text. */
+    /**
+     * Parses one JSON text. Like the library's own parser it rejects duplicate member
+     * names and escapes of unpaired surrogates (which no UTF-8 text can hold).
+     */
     public static Object parse(String text) {
+        return parse(text, MAX_DEPTH, false);
+    }
+
+    /**
+     * Parses with the limits of the C examples' reader (examples/c/json.c), which the
+     * golden runners share: nesting at most {@code maxDepth} containers deep and, when
+     * {@code noNulKeys}, no member name containing U+0000.
+     */
+    static Object parse(String text, int maxDepth, boolean noNulKeys) {
         if (text == null) throw new ArgumentException("Json.parse: null text");
-        Parser parser = new Parser(text);
+        Parser parser = new Parser(text, maxDepth, noNulKeys);
         parser.skipSpace();
         Object value = parser.value(0);
         parser.skipSpace();
@@ -58,10 +70,14 @@ public final class Json {
 
     private static final class Parser {
         final String s;
+        final int maxDepth;
+        final boolean noNulKeys;
         int at;
 
-        Parser(String s) {
+        Parser(String s, int maxDepth, boolean noNulKeys) {
             this.s = s;
+            this.maxDepth = maxDepth;
+            this.noNulKeys = noNulKeys;
         }
 
         JsonException error(String what) {
@@ -77,9 +93,9 @@ public final class Json {
         }
 
         Object value(int depth) {
-            if (depth > MAX_DEPTH) throw error("nested deeper than " + MAX_DEPTH);
             if (at >= s.length()) throw error("unexpected end of input");
             char c = s.charAt(at);
+            if ((c == '{' || c == '[') && depth + 1 > maxDepth) throw error("nesting deeper than " + maxDepth + " levels");
             switch (c) {
                 case '{': return object(depth);
                 case '[': return array(depth);
@@ -110,13 +126,22 @@ public final class Json {
             while (true) {
                 skipSpace();
                 if (at >= s.length() || s.charAt(at) != '"') throw error("expected a member name");
+                int keyAt = at;
                 String key = string();
+                if (noNulKeys && key.indexOf('\0') >= 0) {
+                    at = keyAt;
+                    throw error("object key containing U+0000");
+                }
+                if (map.containsKey(key)) {
+                    at = keyAt;
+                    throw error("duplicate key \"" + key + "\"");
+                }
                 skipSpace();
                 if (at >= s.length() || s.charAt(at) != ':') throw error("expected ':'");
                 at++;
                 skipSpace();
                 Object value = value(depth + 1);
-                if (!map.containsKey(key)) map.put(key, value);
+                map.put(key, value);
                 skipSpace();
                 if (at >= s.length()) throw error("unexpected end of input in an object");
                 char c = s.charAt(at++);
@@ -176,21 +201,38 @@ public final class Json {
                     case 'r': out.append('\r'); break;
                     case 't': out.append('\t'); break;
                     case 'u':
-                        if (at + 4 > s.length()) throw error("short \\u escape");
-                        int code = 0;
-                        for (int i = 0; i < 4; i++) {
-                            int digit = Character.digit(s.charAt(at + i), 16);
-                            if (digit < 0) throw error("bad \\u escape");
-                            code = code * 16 + digit;
-                        }
+                        int code = hex4(at);
                         at += 4;
-                        out.append((char) code); // lone surrogates are kept, as Java strings allow
+                        if (Character.isHighSurrogate((char) code)) {
+                            if (!s.startsWith("\\u", at)) throw error("unpaired high surrogate escape");
+                            int low = hex4(at + 2);
+                            if (!Character.isLowSurrogate((char) low)) throw error("unpaired high surrogate escape");
+                            out.append((char) code).append((char) low);
+                            at += 6;
+                        } else if (Character.isLowSurrogate((char) code)) {
+                            throw error("unpaired low surrogate escape");
+                        } else {
+                            out.append((char) code);
+                        }
                         break;
                     default:
                         throw error("bad escape '\\" + e + "'");
                 }
                 start = at;
             }
+        }
+
+        /** The four hex digits of a \\u escape at offset i. */
+        int hex4(int i) {
+            if (i + 4 > s.length()) throw error("truncated \\u escape");
+            int code = 0;
+            for (int k = 0; k < 4; k++) {
+                char c = s.charAt(i + k);
+                int digit = c < 128 ? Character.digit(c, 16) : -1;
+                if (digit < 0) throw error("invalid hex digit in \\u escape");
+                code = code * 16 + digit;
+            }
+            return code;
         }
 
         Object number() {
@@ -224,7 +266,8 @@ public final class Json {
             if (integral) {
                 if (text.length() < 19) return Long.parseLong(text);
                 BigInteger big = new BigInteger(text);
-                return big.bitLength() < 64 ? (Object) big.longValue() : big;
+                if (big.bitLength() < 64) return big.longValue();
+                if (big.signum() > 0 && big.bitLength() == 64) return big; // up to 2^64 - 1, as effect ids go
             }
             double d = Double.parseDouble(text);
             if (Double.isInfinite(d)) throw error("number out of range");

@@ -2,6 +2,9 @@ package dev.corelogic;
 
 import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,7 +67,17 @@ public final class GoldenRunner {
         List<String> out = new ArrayList<>();
         Object file;
         try {
-            file = Json.parse(new String(Files.readAllBytes(path), StandardCharsets.UTF_8));
+            // Read as strictly as the C runner's reader: invalid UTF-8, duplicate keys,
+            // unpaired surrogate escapes and nesting deeper than 128 fail the file.
+            String text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(path)))
+                    .toString();
+            file = Json.parse(text, 128, true);
+        } catch (CharacterCodingException e) {
+            out.add("invalid UTF-8");
+            return out;
         } catch (IOException e) {
             out.add("cannot read the file: " + e.getMessage());
             return out;
