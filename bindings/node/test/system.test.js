@@ -161,6 +161,20 @@ test('handlers see every command and state, and their calls are queued', () => {
   search.close();
 });
 
+test('a handler may close its own system', () => {
+  const search = new corelogic.System('search');
+  const seen = [];
+  search.onCommand((command) => {
+    seen.push(command);
+    search.close();
+  });
+  const batch = search.send(SWIFT);
+  assert.equal(batch.steps, 1);
+  assert.equal(seen.length, 1);
+  assert.equal(search.closed, true);
+  assert.throws(() => search.send(SWIFT), corelogic.HandleError);
+});
+
 test('a throwing handler is reported and the call still succeeds', (t) => {
   const reported = [];
   t.mock.method(console, 'error', (...args) => reported.push(args));

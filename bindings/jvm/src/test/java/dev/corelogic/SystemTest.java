@@ -182,14 +182,50 @@ class SystemTest {
     }
 
     @Test
+    void aHandlerMayCloseItsOwnSystem() {
+        System search = new System("search");
+        List<Command> seen = new ArrayList<>();
+        search.onCommand(command -> {
+            seen.add(command);
+            search.close();
+        });
+        Batch batch = search.send(SWIFT);
+        assertEquals(1, batch.steps());
+        assertEquals(1, seen.size());
+        assertTrue(search.isClosed());
+        assertThrows(HandleException.class, () -> search.send(SWIFT));
+    }
+
+    @Test
     void aThrowingHandlerIsLoggedAndTheCallStillSucceeds() {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("dev.corelogic");
+        List<java.util.logging.LogRecord> records = new ArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        logger.addHandler(capture);
+        logger.setUseParentHandlers(false);
         try (System counter = new System("counter")) {
             counter.onState(state -> {
                 throw new IllegalStateException("boom");
             });
             assertEquals(1L, counter.send("increment").state().get("count"));
             assertEquals(2L, counter.send("increment").state().get("count"));
+        } finally {
+            logger.removeHandler(capture);
+            logger.setUseParentHandlers(true);
         }
+        assertEquals(2, records.size());
+        assertEquals("boom", records.get(0).getThrown().getMessage());
     }
 
     @Test
