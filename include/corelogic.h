@@ -228,6 +228,73 @@ int corelogic_system_on_command(corelogic_system system, corelogic_command_fn ha
 int corelogic_system_on_state(corelogic_system system, corelogic_state_fn handler, void *context);
 
 /* ------------------------------------------------------------------------------
+ * Output: patches instead of whole states, and watched queries
+ *
+ * By default every batch (and every call of the state handler) carries the whole state,
+ * which costs time in proportion to the state's size on both sides of the boundary. In
+ * patch mode they carry instead an RFC 6902 JSON Patch that turns the state the host
+ * last received into the new one; producing it costs what changed, not the size of the
+ * state (see docs/performance.md, "Incremental output", for what makes it O(change)).
+ *
+ * Revisions: every step increments the system's revision (0 at creation; a restored
+ * system starts again at 0). A patch carries "base", the revision it applies to, and
+ * "revision", the one it produces:
+ *   {"revision":4,"base":3,"patch":[{"op":"replace","path":"/count","value":1}],
+ *    "effects":[...],"steps":1}
+ * Every patch the system emits (in a batch or to the state handler) continues from the
+ * previous one: its base is the revision of the previous patch, or of the last
+ * corelogic_system_set_output() or corelogic_system_resync(). A call with a NULL
+ * out_batch emits nothing, so the next patch simply spans more steps. A host keeps the
+ * revision of its copy of the state; a patch whose base differs from it means the host
+ * missed one (e.g. it dropped a batch): it calls corelogic_system_resync() and
+ * continues from the state and revision it returns.
+ *
+ * Operations used: "add" (an object member; an array element, "/items/-" to append),
+ * "remove", "replace"; paths are JSON Pointers (RFC 6901) from the state's root, "" for
+ * the whole state. Applied in order to the base state they give the new state as a
+ * JSON value (object member order is not significant).
+ *
+ * In patch mode the state handler receives {"revision":R,"base":B,"patch":[...]} after
+ * each step, and a call queued from inside a handler gets
+ * {"revision":B,"base":B,"patch":[],"effects":[],"steps":0} (nothing new yet). The
+ * creation and restore batches always carry the whole state.
+ * ---------------------------------------------------------------------------- */
+
+/* Batches and the state handler carry the whole state. The default. */
+#define CORELOGIC_OUTPUT_FULL 0
+/* Batches and the state handler carry RFC 6902 patches (see above). */
+#define CORELOGIC_OUTPUT_PATCH 1
+
+/* Sets the output mode. Switching to CORELOGIC_OUTPUT_PATCH (also when already in it)
+ * starts a new baseline: the next patch applies to the state as it is now.
+ * out_json: may be NULL; else receives {"revision":R,"state":{...}}, the state and
+ *           revision the next patch continues from (free with corelogic_free).
+ * Returns OK; ERR_ARG (unknown mode; nothing changes); ERR_SCHEMA (the state cannot be
+ * encoded; nothing changes); ERR_HANDLE. May be called from inside a handler. */
+int corelogic_system_set_output(corelogic_system system, int mode, char **out_json);
+
+/* The current state and its revision, {"revision":R,"state":{...}}, in `*out_json`
+ * (free with corelogic_free). In patch mode the next patch continues from it (base R):
+ * this is how a host that missed a patch catches up. Costs a full state encoding.
+ * Returns OK, ERR_HANDLE, ERR_ARG (out_json NULL). */
+int corelogic_system_resync(corelogic_system system, char **out_json);
+
+/* Watches state queries by name: from now on every batch (in either mode) carries
+ *   "queries":{"isLoadingNextPage":true}
+ * (after "state" or "patch") with exactly the watched queries whose JSON value changed
+ * since the previous batch, possibly {}. A call with a NULL out_batch reports nothing, so
+ * its changes appear in the next batch. A view that needs three booleans reads them
+ * here instead of from the state.
+ * names_json: a JSON array of query names, e.g. ["isLoadingNextPage","canLoadMore"];
+ *             [] stops watching. Replaces the previous set.
+ * out_json:   may be NULL; else receives the current value of every watched query,
+ *             {"isLoadingNextPage":false,...} (free with corelogic_free).
+ * Returns OK; ERR_NOT_FOUND (an unknown name; the message lists the valid ones; nothing
+ * changes); ERR_JSON (names_json is not JSON); ERR_ARG (names_json NULL or not an array
+ * of strings); ERR_HANDLE. */
+int corelogic_system_watch_queries(corelogic_system system, const char *names_json, char **out_json);
+
+/* ------------------------------------------------------------------------------
  * Persistence: journals, checkpoints, restore
  *
  * A system may write every input it accepts to a journal in a directory of its own,

@@ -1,6 +1,14 @@
 /// Receives a batch's bytes while the system is still locked.
 public typealias BatchSink = (UnsafeRawBufferPointer) -> Void
 
+/// What batches and the state handler carry (see `corelogic_system_set_output`).
+public enum OutputMode: Int32, Sendable {
+    /// The whole state: `{"state":{...},...}`. The default.
+    case full = 0
+    /// An RFC 6902 patch from the last emitted state: `{"revision":4,"base":3,"patch":[...],...}`.
+    case patch = 1
+}
+
 /// A running system driven with JSON bytes: what the C ABI and the golden-file runners
 /// use. Each call is one ``System`` call plus decoding and encoding; see ``System`` for
 /// the loop's rules (queue, stale inputs, re-entrancy, threads).
@@ -27,6 +35,9 @@ public final class JSONSystem {
     private let effectID: () -> UInt64
     private let stop: () -> Void
     private let exclusive: (() throws -> Void) throws -> Void
+    private let output: (OutputMode, inout [UInt8]?) throws -> Void
+    private let resyncState: (inout [UInt8]) throws -> Void
+    private let watch: ([String], inout [UInt8]?) throws -> Void
 
     init<F: Feature>(_ typed: JSONFeatureSystem<F>) {
         featureName = F.name
@@ -43,7 +54,25 @@ public final class JSONSystem {
         effectID = { typed.nextEffectID }
         stop = { typed.close() }
         exclusive = { body in try typed.withExclusiveAccess(body) }
+        output = { try typed.setOutput($0, snapshot: &$1) }
+        resyncState = { try typed.resync(into: &$0) }
+        watch = { try typed.watchQueries($0, values: &$1) }
     }
+
+    /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
+    /// baseline; `snapshot`, if non-nil, receives `{"revision":R,"state":{...}}`: the state
+    /// the next patch applies to. On error nothing changes.
+    public func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws { try output(mode, &snapshot) }
+
+    /// Appends `{"revision":R,"state":{...}}`, the current state and its revision; in patch
+    /// mode the next patch continues from it (how a host that missed a patch catches up).
+    public func resync(into out: inout [UInt8]) throws { try resyncState(&out) }
+
+    /// Watches the named state queries (empty: none); every later batch carries
+    /// `"queries":{...}` with those whose JSON changed since the previous batch. `values`,
+    /// if non-nil, receives the current value of each. Unknown names throw `.notFound`
+    /// and change nothing.
+    public func watchQueries(_ names: [String], values: inout [UInt8]?) throws { try watch(names, &values) }
 
     /// Appends the creation batch (`steps` is 0): the effects the first state asks for.
     public func writeInitialBatch(into out: inout [UInt8]) throws { try initialBatch(&out) }
@@ -110,6 +139,14 @@ final class JSONFeatureSystem<F: Feature> {
     /// `F.queries` is computed; it is read once here, not on every query.
     private let queries: [StateQuery<F.State>]
 
+    // Output (read and written only while the system's lock is held).
+    /// Non-nil in patch mode: the shadow of the last state emitted.
+    private var differ: StateDiffer<F.State>?
+    /// The revision of the last state emitted in patch mode: the next patch's `base`.
+    private var emittedRevision: UInt64 = 0
+    /// Watched queries with the JSON of the value last reported.
+    private var watched: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
+
     init(_ system: System<F>, payloadless: PayloadlessEvents<F.Event>) {
         self.system = system
         self.payloadless = payloadless
@@ -129,7 +166,7 @@ final class JSONFeatureSystem<F: Feature> {
     }
 
     func writeInitialBatch(into out: inout [UInt8]) throws {
-        try Self.writeBatch(system.initialBatch, into: &out)
+        try writeBatch(system.initialBatch, queued: false, into: &out)
     }
 
     func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
@@ -156,28 +193,46 @@ final class JSONFeatureSystem<F: Feature> {
                 status = .stale
             case .queued:
                 guard let sink else { return }
-                try Self.emit(System<F>.Batch(state: system.state, commands: [], steps: 0), using: &batchScratch, to: sink)
+                try emit(System<F>.Batch(state: system.state, commands: [], steps: 0), queued: true, to: sink)
             case .applied(let batch):
                 guard let sink else { return }
-                try Self.emit(batch, using: &batchScratch, to: sink)
+                try emit(batch, queued: false, to: sink)
             }
         }
         return status
     }
 
-    private static func emit(_ batch: System<F>.Batch, using scratch: inout [UInt8], to sink: BatchSink) throws {
-        scratch.removeAll(keepingCapacity: true)
-        try writeBatch(batch, into: &scratch)
-        scratch.withUnsafeBytes(sink)
+    private func emit(_ batch: System<F>.Batch, queued: Bool, to sink: BatchSink) throws {
+        batchScratch.removeAll(keepingCapacity: true)
+        try writeBatch(batch, queued: queued, into: &batchScratch)
+        batchScratch.withUnsafeBytes(sink)
     }
 
-    static func writeBatch(_ batch: System<F>.Batch, into out: inout [UInt8]) throws {
-        out.append(contentsOf: #"{"state":"#.utf8)
-        try mapErrors("state") { try JSONCoding.encode(batch.state, into: &out) }
+    /// Writes a batch in the current output mode. A queued call's batch (steps 0) reports
+    /// nothing new: an empty patch at the last emitted revision, no changed queries.
+    private func writeBatch(_ batch: System<F>.Batch, queued: Bool, into out: inout [UInt8]) throws {
+        if let differ {
+            let revision = queued ? emittedRevision : system.revision
+            try writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
+            if queued {
+                out.append(contentsOf: "[]".utf8)
+            } else {
+                try Self.mapErrors("state") { try differ.diff(to: batch.state, into: &out) }
+                emittedRevision = revision
+            }
+        } else {
+            out.append(contentsOf: #"{"state":"#.utf8)
+            try Self.mapErrors("state") { try JSONCoding.encode(batch.state, into: &out) }
+        }
+        if !watched.isEmpty {
+            out.append(contentsOf: #","queries":{"#.utf8)
+            if !queued { try writeChangedQueries(batch.state, into: &out) }
+            out.append(UInt8(ascii: "}"))
+        }
         out.append(contentsOf: #","effects":["#.utf8)
         for (index, command) in batch.commands.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            try writeCommand(command, into: &out)
+            try Self.writeCommand(command, into: &out)
         }
         out.append(contentsOf: #"],"steps":"#.utf8)
         JSONWriter.writeUnsigned(UInt64(batch.steps), into: &out)
@@ -198,6 +253,91 @@ final class JSONFeatureSystem<F: Feature> {
             out.append(contentsOf: #","request":"#.utf8)
             try mapErrors("request") { try encodeOpened(request, into: &out) }
             out.append(contentsOf: "}}".utf8)
+        }
+    }
+
+    private func writeRevisionHeader(revision: UInt64, base: UInt64, into out: inout [UInt8]) throws {
+        out.append(contentsOf: #"{"revision":"#.utf8)
+        JSONWriter.writeUnsigned(revision, into: &out)
+        out.append(contentsOf: #","base":"#.utf8)
+        JSONWriter.writeUnsigned(base, into: &out)
+        out.append(contentsOf: #","patch":"#.utf8)
+    }
+
+    /// Appends `"name":value` for each watched query whose JSON changed since it was last
+    /// reported, and remembers the new values.
+    private func writeChangedQueries(_ state: F.State, into out: inout [UInt8]) throws {
+        var first = true
+        for index in watched.indices {
+            var value: [UInt8] = []
+            try Self.mapErrors("query") { try encodeOpened(watched[index].query.evaluate(state), into: &value) }
+            if value == watched[index].last { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter.writeString(watched[index].name, into: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: value)
+            watched[index].last = value
+        }
+    }
+
+    func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws {
+        try system.withExclusiveAccess {
+            switch mode {
+            case .full:
+                differ = nil
+            case .patch:
+                try rebaseline()
+            }
+            if snapshot != nil { try writeSnapshot(into: &snapshot!) }
+        }
+    }
+
+    func resync(into out: inout [UInt8]) throws {
+        try system.withExclusiveAccess {
+            if differ != nil { try rebaseline() }
+            try writeSnapshot(into: &out)
+        }
+    }
+
+    /// A new shadow of the current state; the previous one stays if this throws.
+    private func rebaseline() throws {
+        let fresh = StateDiffer<F.State>()
+        try Self.mapErrors("state") { try fresh.reset(to: system.state) }
+        differ = fresh
+        emittedRevision = system.revision
+    }
+
+    private func writeSnapshot(into out: inout [UInt8]) throws {
+        out.append(contentsOf: #"{"revision":"#.utf8)
+        JSONWriter.writeUnsigned(system.revision, into: &out)
+        out.append(contentsOf: #","state":"#.utf8)
+        try Self.mapErrors("state") { try JSONCoding.encode(system.state, into: &out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    func watchQueries(_ names: [String], values: inout [UInt8]?) throws {
+        var chosen: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
+        for name in names where !chosen.contains(where: { $0.name == name }) {
+            guard let query = queries.first(where: { $0.name == name }) else {
+                let valid = queries.map(\.name).joined(separator: ", ")
+                throw CoreLogicError(.notFound, "\(F.name) has no query '\(name)'; queries: \(valid.isEmpty ? "(none)" : valid)")
+            }
+            chosen.append((name, query, []))
+        }
+        try system.withExclusiveAccess {
+            let state = system.state
+            var out: [UInt8] = [UInt8(ascii: "{")]
+            for index in chosen.indices {
+                try Self.mapErrors("query") { try encodeOpened(chosen[index].query.evaluate(state), into: &chosen[index].last) }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(chosen[index].name, into: &out)
+                out.append(UInt8(ascii: ":"))
+                out.append(contentsOf: chosen[index].last)
+            }
+            out.append(UInt8(ascii: "}"))
+            watched = chosen
+            if values != nil { values = out }
         }
     }
 
@@ -251,7 +391,16 @@ final class JSONFeatureSystem<F: Feature> {
         }
         system.onState = { [unowned self] state in
             handlerScratch.removeAll(keepingCapacity: true)
-            guard (try? JSONCoding.encode(state, into: &handlerScratch)) != nil else { return }
+            if let differ {
+                // One patch per step, continuing from the last one emitted.
+                let revision = system.revision
+                guard (try? writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)) != nil,
+                      (try? differ.diff(to: state, into: &handlerScratch)) != nil else { return }
+                handlerScratch.append(UInt8(ascii: "}"))
+                emittedRevision = revision
+            } else {
+                guard (try? JSONCoding.encode(state, into: &handlerScratch)) != nil else { return }
+            }
             Self.callWithCString(&handlerScratch, handler)
         }
     }

@@ -75,6 +75,7 @@ public final class System<F: Feature> {
     private var queue: [Input] = []
     private var queueHead = 0
     private var draining = false
+    private var stepsRun: UInt64 = 0
     private var closed = false
     private var commandHandler: ((EffectCommand) -> Void)?
     private var stateHandler: ((F.State) -> Void)?
@@ -100,6 +101,10 @@ public final class System<F: Feature> {
 
     /// The next effect id this system will hand out.
     public var nextEffectID: UInt64 { lock.withLock { ledger.nextID } }
+
+    /// The number of steps this system has run (0 at creation): the revision of its state.
+    /// Handlers see the revision of the step that called them.
+    public var revision: UInt64 { lock.withLock { stepsRun } }
 
     /// The running effects, by increasing id.
     public var runningEffects: [RunningEffect] {
@@ -199,6 +204,7 @@ public final class System<F: Feature> {
     }
 
     private func step(_ input: Input, _ commands: inout [EffectCommand]) {
+        stepsRun &+= 1
         switch input {
         case .send(let event), .deliver(_, let event):
             F.reduce(&currentState, event)

@@ -32,8 +32,9 @@ public enum Search: Feature {
     public struct State: Codable, Equatable, Sendable {
         /// The text typed so far.
         public var query: String
-        /// The results of every page loaded for `query`, in order.
-        public var items: [Repository]
+        /// The results of every page loaded for `query`, in order. A `TrackedArray`, so
+        /// that appending a page to a long list costs the page in patch mode.
+        public var items: TrackedArray<Repository>
         /// The URL of the next page, relative to the API base or absolute; nil when
         /// there is none (no query, or the last page was loaded).
         public var nextURL: String?
@@ -45,7 +46,7 @@ public enum Search: Feature {
         public init(query: String = "", items: [Repository] = [], nextURL: String? = nil,
                     shouldLoadNextPage: Bool = false, lastError: LoadError? = nil) {
             self.query = query
-            self.items = items
+            self.items = TrackedArray(items)
             self.nextURL = nextURL
             self.shouldLoadNextPage = shouldLoadNextPage
             self.lastError = lastError

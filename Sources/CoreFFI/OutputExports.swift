@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CoreLogic
+
+// Incremental output (include/corelogic.h, "Output"): patch mode, resync, watched queries.
+
+@_cdecl("corelogic_system_set_output")
+public func corelogic_system_set_output(_ system: UInt64, _ mode: Int32, _ out: OutString?) -> Int32 {
+    abiCall("corelogic_system_set_output") {
+        out?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let outputMode = OutputMode(rawValue: mode) else {
+            throw argumentError("unknown output mode \(mode); use CORELOGIC_OUTPUT_FULL (0) or CORELOGIC_OUTPUT_PATCH (1)")
+        }
+        var snapshot: [UInt8]? = out == nil ? nil : []
+        try box.system.setOutput(outputMode, snapshot: &snapshot)
+        if let out, let snapshot { try store(out) { $0 = snapshot } }
+        return .ok
+    }
+}
+
+@_cdecl("corelogic_system_resync")
+public func corelogic_system_resync(_ system: UInt64, _ out: OutString?) -> Int32 {
+    abiCall("corelogic_system_resync") {
+        out?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let out else { throw argumentError("out_json is NULL") }
+        try store(out) { try box.system.resync(into: &$0) }
+        return .ok
+    }
+}
+
+@_cdecl("corelogic_system_watch_queries")
+public func corelogic_system_watch_queries(_ system: UInt64, _ namesJSON: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
+    abiCall("corelogic_system_watch_queries") {
+        out?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let namesJSON else { throw argumentError("names_json is NULL") }
+        let names = try withBorrowedBytes(namesJSON) { try queryNames($0) }
+        var values: [UInt8]? = out == nil ? nil : []
+        try box.system.watchQueries(names, values: &values)
+        if let out, let values { try store(out) { $0 = values } }
+        return .ok
+    }
+}
+
+/// The names in a JSON array of strings (`["isLoading","count"]`).
+private func queryNames(_ bytes: UnsafeRawBufferPointer) throws -> [String] {
+    let value: JSONValue
+    do {
+        value = try JSONParser.parse(bytes)
+    } catch let error as JSONError {
+        throw CoreLogicError(.json, "names_json: \(error.message)")
+    }
+    guard case .array(let elements) = value else {
+        throw argumentError("names_json must be a JSON array of query names, e.g. [\"isLoading\"]")
+    }
+    return try elements.map { element in
+        guard case .string(let name) = element else {
+            throw argumentError("names_json must be a JSON array of query names (strings), e.g. [\"isLoading\"]")
+        }
+        return name
+    }
+}

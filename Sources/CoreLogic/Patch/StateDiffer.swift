@@ -1,0 +1,671 @@
+/// Turns successive states into RFC 6902 JSON Patches, at a cost that follows the change,
+/// not the size of the state (`docs/performance.md`, "Incremental output").
+///
+/// The differ keeps a *shadow* of the last state it emitted: a tree with the JSON of every
+/// scalar, the members of every object and the elements of every array, and, for every
+/// subtree without a ``TrackedArray`` in it, the value itself. A diff walks the new state
+/// through its `Encodable` conformance, guided by the shadow:
+///
+/// - a value whose bits equal those of the value kept for the same place is the same
+///   value (the kept copy holds a reference to any storage it shares, so that storage
+///   cannot have been mutated in place), and is skipped without looking inside: an
+///   untouched 100,000-element array costs one comparison;
+/// - a ``TrackedArray`` reports which indices changed since the generation the shadow
+///   saw, so appending to it costs what was appended;
+/// - anything else is compared member by member, element by element, scalar by JSON.
+///
+/// Then the old and new shadows are compared, skipping shared subtrees, and the patch is
+/// written: `replace` for a changed scalar or a value whose kind changed, `add`/`remove`
+/// for object members, `add` at `-` for appended elements and `remove` (from the end) for
+/// dropped ones. Applied in order to the previous state, the patch gives the new one.
+///
+/// State types must be values (structs, enums, arrays, strings, dictionaries, numbers);
+/// a class instance reachable from the state must be immutable. A type whose encoding uses
+/// `superEncoder` is handled by replacing the whole state every time.
+final class StateDiffer<State: Encodable> {
+    private var root: _DiffNode?
+    /// True once a state used an encoding the shadow cannot follow: every patch is then
+    /// one `replace` of the whole state.
+    private var opaque = false
+
+    init() {}
+
+    /// Starts over from `state`, as if the host had just received it whole. O(state).
+    func reset(to state: State) throws {
+        let context = _DiffContext(needFullBytes: false)
+        let node = try context.visit(state, previous: nil)
+        context.clearPending()
+        root = node
+        opaque = context.unsupported
+    }
+
+    /// Appends the JSON array of operations that turn the last state (given to `reset` or
+    /// a previous `diff`) into `state`, and makes `state` the last one.
+    /// On error (a value that cannot be encoded), nothing is appended and the last state
+    /// stays the one before.
+    func diff(to state: State, into out: inout [UInt8]) throws {
+        if opaque {
+            try writeWholeReplacement(state, into: &out)
+            return
+        }
+        let context = _DiffContext(needFullBytes: true)
+        let node = try context.visit(state, previous: root)
+        if context.unsupported {
+            try writeWholeReplacement(state, into: &out)
+            opaque = true
+            root = nil
+            return
+        }
+        var writer = _PatchWriter()
+        writer.diff(root, node)
+        context.clearPending()
+        root = node
+        writer.finish(into: &out)
+    }
+
+    private func writeWholeReplacement(_ state: State, into out: inout [UInt8]) throws {
+        var value: [UInt8] = []
+        try JSONCoding.encode(state, into: &value)
+        out.append(contentsOf: #"[{"op":"replace","path":"","value":"#.utf8)
+        out.append(contentsOf: value)
+        out.append(contentsOf: "}]".utf8)
+    }
+}
+
+// MARK: - The shadow tree
+
+final class _DiffNode {
+    enum Kind { case unset, scalar, object, array, tracked }
+
+    var kind = Kind.unset
+    /// Scalar: its JSON.
+    var bytes: [UInt8] = []
+    /// Object: member names, in output order; `children` holds their values.
+    var keys: [String] = []
+    /// Object members (parallel to `keys`) or array elements.
+    var children: [_DiffNode] = []
+    /// The value this node was built from, kept to recognise it unchanged next time.
+    /// Never set when the subtree holds a tracked array (keeping one would force a copy
+    /// of its storage at the next mutation).
+    var kept: _KeptValue?
+    var containsTracked = false
+    /// Object written with its members sorted by key (dictionaries, as the encoder does).
+    var sortsKeys = false
+
+    // Tracked arrays: the history position seen, and what this diff must emit.
+    var branch: UInt64 = 0
+    var generation: UInt64 = 0
+    var count = 0
+    /// Pending during one diff: the whole array's JSON (when the changes are unknown).
+    var fullBytes: [UInt8]?
+    /// Pending during one diff: the operations on the array, relative to its path.
+    var edits: [_ArrayEdit] = []
+
+    func appendChild(_ key: String?, _ node: _DiffNode) {
+        if let key { keys.append(key) }
+        children.append(node)
+        if node.containsTracked { containsTracked = true }
+    }
+
+    /// The member named `key` of an object node; `hint` is where it usually is.
+    func member(_ key: String, hint: Int) -> _DiffNode? {
+        if hint < keys.count, keys[hint] == key { return children[hint] }
+        if let index = keys.firstIndex(of: key) { return children[index] }
+        return nil
+    }
+
+    func sortMembers() {
+        guard keys.count > 1 else { return }
+        let order = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+        keys = order.map { keys[$0] }
+        children = order.map { children[$0] }
+    }
+
+    /// Appends this subtree's JSON.
+    func write(into out: inout [UInt8]) {
+        switch kind {
+        case .scalar:
+            out.append(contentsOf: bytes)
+        case .unset, .object:
+            out.append(UInt8(ascii: "{"))
+            for index in keys.indices {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(keys[index], into: &out)
+                out.append(UInt8(ascii: ":"))
+                children[index].write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .array:
+            out.append(UInt8(ascii: "["))
+            for index in children.indices {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                children[index].write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .tracked:
+            out.append(contentsOf: fullBytes ?? [])
+        }
+    }
+}
+
+/// A value kept by a shadow node.
+class _KeptValue {}
+
+final class _Kept<T>: _KeptValue {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// One operation on a tracked array, relative to the array's path.
+enum _ArrayEdit {
+    case replace(Int, [UInt8])
+    case remove(Int)
+    case append([UInt8])
+}
+
+/// True when `a` and `b` have the same bits. For a value whose references are kept
+/// alive elsewhere (the shadow keeps `b`), the same bits mean the same value: shared
+/// storage is never mutated in place. Padding may differ between equal values, which
+/// only costs a closer look.
+@inline(__always)
+private func sameBits<T>(_ a: T, _ b: T) -> Bool {
+    withUnsafeBytes(of: a) { x in
+        withUnsafeBytes(of: b) { y in
+            var index = 0
+            let count = x.count
+            while index + 8 <= count {
+                if x.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    != y.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+                index += 8
+            }
+            while index < count {
+                if x[index] != y[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+}
+
+// MARK: - Building the new shadow (an Encoder)
+
+final class _DiffContext {
+    /// Whether tracked arrays without a usable history must produce their whole JSON
+    /// (not when building a baseline, which emits nothing).
+    let needFullBytes: Bool
+    var unsupported = false
+    /// Tracked nodes holding pending bytes, cleared after the patch is written.
+    private var pending: [_DiffNode] = []
+
+    init(needFullBytes: Bool) { self.needFullBytes = needFullBytes }
+
+    /// Remembers a node whose pending bytes must be dropped once the patch is written.
+    func track(_ node: _DiffNode) { pending.append(node) }
+
+    func clearPending() {
+        for node in pending {
+            node.fullBytes = nil
+            node.edits = []
+        }
+        pending = []
+    }
+
+    /// The shadow of `value`, reusing `previous` (or parts of it) where unchanged.
+    func visit<T: Encodable>(_ value: T, previous: _DiffNode?) throws -> _DiffNode {
+        if let previous {
+            if let kept = previous.kept as? _Kept<T>, sameBits(kept.value, value) { return previous }
+            if previous.kind == .tracked, let tracked = value as? _ChangeTrackedArray {
+                return try visitTracked(tracked, previous: previous)
+            }
+        } else if let tracked = value as? _ChangeTrackedArray {
+            return try visitTracked(tracked, previous: nil)
+        }
+        let node = _DiffNode()
+        try value.encode(to: _DiffEncoder(node: node, previous: previous, context: self))
+        if node.kind == .scalar {
+            if let previous, previous.kind == .scalar, previous.bytes == node.bytes { return previous }
+            return node
+        }
+        if node.sortsKeys { node.sortMembers() }
+        if !node.containsTracked { node.kept = _Kept(value) }
+        return node
+    }
+
+    /// A scalar's shadow: `previous` itself when its JSON is the same.
+    func scalar(previous: _DiffNode?, _ write: (inout [UInt8]) throws -> Void) throws -> _DiffNode {
+        var bytes: [UInt8] = []
+        try write(&bytes)
+        if let previous, previous.kind == .scalar, previous.bytes == bytes { return previous }
+        let node = _DiffNode()
+        node.kind = .scalar
+        node.bytes = bytes
+        return node
+    }
+
+    private func visitTracked(_ array: _ChangeTrackedArray, previous: _DiffNode?) throws -> _DiffNode {
+        let node = _DiffNode()
+        node.kind = .tracked
+        node.containsTracked = true
+        node.branch = array._branch
+        node.generation = array._generation
+        node.count = array.count
+        if let previous, previous.kind == .tracked, let changes = array._changes(since: previous.generation, of: previous.branch) {
+            if let edits = try Self.edits(array, from: previous.count, changes) {
+                node.edits = edits
+                if !edits.isEmpty { pending.append(node) }
+                return node
+            }
+        }
+        if needFullBytes {
+            var bytes: [UInt8] = []
+            try array._encodeAll(into: &bytes)
+            node.fullBytes = bytes
+            pending.append(node)
+        }
+        return node
+    }
+
+    /// The operations that turn the array of `oldCount` elements seen before `changes`
+    /// into `array`; nil when replacing the whole array is shorter.
+    private static func edits(_ array: _ChangeTrackedArray, from oldCount: Int, _ changes: ArraySlice<_ArrayChange>) throws -> [_ArrayEdit]? {
+        if changes.isEmpty { return [] }
+        let newCount = array.count
+        // Elements [0, stable) are still where they were, except the `assigned` ones.
+        var stable = oldCount
+        var assigned: [Int] = []
+        for change in changes {
+            switch change {
+            case .append: break
+            case .set(let index): if index < stable { assigned.append(index) }
+            case .shift(let from): stable = min(stable, from)
+            case .reset: stable = 0
+            }
+        }
+        let kept = min(stable, newCount)
+        let rewritten = min(oldCount, newCount) - kept
+        let assignedKept = Set(assigned.filter { $0 < kept })
+        let operations = assignedKept.count + max(rewritten, 0) + abs(newCount - oldCount)
+        if operations > newCount { return nil }
+
+        var edits: [_ArrayEdit] = []
+        edits.reserveCapacity(operations)
+        func element(_ index: Int) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            try array._encodeElement(at: index, into: &bytes)
+            return bytes
+        }
+        for index in assignedKept.sorted() { edits.append(.replace(index, try element(index))) }
+        if rewritten > 0 {
+            for index in kept..<(kept + rewritten) { edits.append(.replace(index, try element(index))) }
+        }
+        if oldCount > newCount {
+            for index in stride(from: oldCount - 1, through: newCount, by: -1) { edits.append(.remove(index)) }
+        } else if newCount > oldCount {
+            for index in oldCount..<newCount { edits.append(.append(try element(index))) }
+        }
+        return edits
+    }
+}
+
+struct _DiffEncoder: Encoder {
+    let node: _DiffNode
+    let previous: _DiffNode?
+    let context: _DiffContext
+
+    init(node: _DiffNode, previous: _DiffNode?, context: _DiffContext) {
+        self.node = node
+        self.previous = previous
+        self.context = context
+    }
+
+    var codingPath: [CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if node.kind == .unset {
+            node.kind = .object
+            node.sortsKeys = Key.self == _DictionaryKeyType.type
+        }
+        return KeyedEncodingContainer(_DiffKeyed<Key>(node: node, previous: previous?.kind == .object ? previous : nil, context: context))
+    }
+
+    func unkeyedContainer() -> UnkeyedEncodingContainer {
+        if node.kind == .unset { node.kind = .array }
+        return _DiffUnkeyed(node: node, previous: previous?.kind == .array ? previous : nil, context: context)
+    }
+
+    func singleValueContainer() -> SingleValueEncodingContainer {
+        _DiffSingle(node: node, previous: previous, context: context)
+    }
+}
+
+struct _DiffKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let node: _DiffNode
+    let previous: _DiffNode?
+    let context: _DiffContext
+    var codingPath: [CodingKey] { [] }
+
+    private func previousMember(_ key: String) -> _DiffNode? {
+        previous?.member(key, hint: node.keys.count)
+    }
+
+    private mutating func scalar(_ key: Key, _ write: (inout [UInt8]) throws -> Void) throws {
+        let name = key.stringValue
+        node.appendChild(name, try context.scalar(previous: previousMember(name), write))
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try scalar(key) { JSONWriter.appendASCII("null", &$0) } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try scalar(key) { JSONWriter.appendASCII(value ? "true" : "false", &$0) } }
+    mutating func encode(_ value: String, forKey key: Key) throws { try scalar(key) { JSONWriter.writeString(value, into: &$0) } }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try scalar(key) { try _writeDouble(value, &$0) } }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try scalar(key) { try _writeFloat(value, &$0) } }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(value, into: &$0) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(value, into: &$0) } }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        let name = key.stringValue
+        node.appendChild(name, try context.visit(value, previous: previousMember(name)))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let name = key.stringValue
+        let child = _DiffNode()
+        let previousChild = previousMember(name)
+        node.appendChild(name, child)
+        return _DiffEncoder(node: child, previous: previousChild, context: context).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
+        let name = key.stringValue
+        let child = _DiffNode()
+        let previousChild = previousMember(name)
+        node.appendChild(name, child)
+        return _DiffEncoder(node: child, previous: previousChild, context: context).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> Encoder { context.unsupportedEncoder() }
+    mutating func superEncoder(forKey key: Key) -> Encoder { context.unsupportedEncoder() }
+}
+
+struct _DiffUnkeyed: UnkeyedEncodingContainer {
+    let node: _DiffNode
+    let previous: _DiffNode?
+    let context: _DiffContext
+    var codingPath: [CodingKey] { [] }
+    var count: Int { node.children.count }
+
+    private var previousElement: _DiffNode? {
+        guard let previous, node.children.count < previous.children.count else { return nil }
+        return previous.children[node.children.count]
+    }
+
+    private mutating func scalar(_ write: (inout [UInt8]) throws -> Void) throws {
+        node.appendChild(nil, try context.scalar(previous: previousElement, write))
+    }
+
+    mutating func encodeNil() throws { try scalar { JSONWriter.appendASCII("null", &$0) } }
+    mutating func encode(_ value: Bool) throws { try scalar { JSONWriter.appendASCII(value ? "true" : "false", &$0) } }
+    mutating func encode(_ value: String) throws { try scalar { JSONWriter.writeString(value, into: &$0) } }
+    mutating func encode(_ value: Double) throws { try scalar { try _writeDouble(value, &$0) } }
+    mutating func encode(_ value: Float) throws { try scalar { try _writeFloat(value, &$0) } }
+    mutating func encode(_ value: Int) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int8) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int16) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int32) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int64) throws { try scalar { JSONWriter.writeInt(value, into: &$0) } }
+    mutating func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUInt(value, into: &$0) } }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        node.appendChild(nil, try context.visit(value, previous: previousElement))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let child = _DiffNode()
+        let previousChild = previousElement
+        node.appendChild(nil, child)
+        return _DiffEncoder(node: child, previous: previousChild, context: context).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer {
+        let child = _DiffNode()
+        let previousChild = previousElement
+        node.appendChild(nil, child)
+        return _DiffEncoder(node: child, previous: previousChild, context: context).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> Encoder { context.unsupportedEncoder() }
+}
+
+struct _DiffSingle: SingleValueEncodingContainer {
+    let node: _DiffNode
+    let previous: _DiffNode?
+    let context: _DiffContext
+    var codingPath: [CodingKey] { [] }
+
+    private func scalar(_ write: (inout [UInt8]) throws -> Void) throws {
+        node.kind = .scalar
+        node.bytes.removeAll(keepingCapacity: true)
+        try write(&node.bytes)
+    }
+
+    func encodeNil() throws { try scalar { JSONWriter.appendASCII("null", &$0) } }
+    func encode(_ value: Bool) throws { try scalar { JSONWriter.appendASCII(value ? "true" : "false", &$0) } }
+    func encode(_ value: String) throws { try scalar { JSONWriter.writeString(value, into: &$0) } }
+    func encode(_ value: Double) throws { try scalar { try _writeDouble(value, &$0) } }
+    func encode(_ value: Float) throws { try scalar { try _writeFloat(value, &$0) } }
+    func encode(_ value: Int) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    func encode(_ value: Int8) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    func encode(_ value: Int16) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    func encode(_ value: Int32) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
+    func encode(_ value: Int64) throws { try scalar { JSONWriter.writeInt(value, into: &$0) } }
+    func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
+    func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUInt(value, into: &$0) } }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        // A wrapper that encodes as its inner value: the inner value's shadow is this node's.
+        let inner = try context.visit(value, previous: previous)
+        node.kind = inner.kind
+        node.bytes = inner.bytes
+        node.keys = inner.keys
+        node.children = inner.children
+        node.containsTracked = inner.containsTracked
+        node.sortsKeys = inner.sortsKeys
+        node.branch = inner.branch
+        node.generation = inner.generation
+        node.count = inner.count
+        node.fullBytes = inner.fullBytes
+        node.edits = inner.edits
+        if inner.fullBytes != nil || !inner.edits.isEmpty { context.track(node) }
+    }
+}
+
+extension _DiffContext {
+    /// An encoder for the parts the shadow cannot follow; marks the diff unsupported.
+    func unsupportedEncoder() -> Encoder {
+        unsupported = true
+        return _DiffEncoder(node: _DiffNode(), previous: nil, context: _DiffContext(needFullBytes: false))
+    }
+
+}
+
+private func _writeDouble(_ value: Double, _ out: inout [UInt8]) throws {
+    guard value.isFinite else { throw JSONError.schema("$", "cannot encode the non-finite number \(value)") }
+    JSONWriter.writeDouble(value, into: &out)
+}
+
+private func _writeFloat(_ value: Float, _ out: inout [UInt8]) throws {
+    guard value.isFinite else { throw JSONError.schema("$", "cannot encode the non-finite number \(value)") }
+    JSONWriter.writeFloat(value, into: &out)
+}
+
+// MARK: - Writing the patch
+
+/// Compares two shadows and writes the operations between them.
+struct _PatchWriter {
+    private var out: [UInt8] = [UInt8(ascii: "[")]
+    private var first = true
+    /// The JSON Pointer of the place being compared, escaped (RFC 6901).
+    private var path: [UInt8] = []
+
+    mutating func finish(into result: inout [UInt8]) {
+        out.append(UInt8(ascii: "]"))
+        result.append(contentsOf: out)
+    }
+
+    mutating func diff(_ old: _DiffNode?, _ new: _DiffNode) {
+        guard let old else {
+            operation("replace") { new.write(into: &$0) }
+            return
+        }
+        compare(old, new)
+    }
+
+    private mutating func compare(_ old: _DiffNode, _ new: _DiffNode) {
+        if old === new { return }
+        let oldKind = old.kind == .unset ? .object : old.kind
+        let newKind = new.kind == .unset ? .object : new.kind
+        guard oldKind == newKind else {
+            operation("replace") { new.write(into: &$0) }
+            return
+        }
+        switch newKind {
+        case .scalar:
+            if old.bytes != new.bytes { operation("replace") { new.write(into: &$0) } }
+        case .object, .unset:
+            compareObjects(old, new)
+        case .array:
+            let common = min(old.children.count, new.children.count)
+            for index in 0..<common {
+                let mark = pushIndex(index)
+                compare(old.children[index], new.children[index])
+                path.removeSubrange(mark...)
+            }
+            if old.children.count > new.children.count {
+                for index in stride(from: old.children.count - 1, through: common, by: -1) {
+                    let mark = pushIndex(index)
+                    remove()
+                    path.removeSubrange(mark...)
+                }
+            } else {
+                for index in common..<new.children.count {
+                    let mark = push("-")
+                    operation("add") { new.children[index].write(into: &$0) }
+                    path.removeSubrange(mark...)
+                }
+            }
+        case .tracked:
+            if let full = new.fullBytes {
+                operation("replace") { $0.append(contentsOf: full) }
+                return
+            }
+            for edit in new.edits {
+                switch edit {
+                case .replace(let index, let bytes):
+                    let mark = pushIndex(index)
+                    operation("replace") { $0.append(contentsOf: bytes) }
+                    path.removeSubrange(mark...)
+                case .remove(let index):
+                    let mark = pushIndex(index)
+                    remove()
+                    path.removeSubrange(mark...)
+                case .append(let bytes):
+                    let mark = push("-")
+                    operation("add") { $0.append(contentsOf: bytes) }
+                    path.removeSubrange(mark...)
+                }
+            }
+        }
+    }
+
+    private mutating func compareObjects(_ old: _DiffNode, _ new: _DiffNode) {
+        var lookup: [String: Int]?
+        func oldIndex(_ key: String, hint: Int) -> Int? {
+            if hint < old.keys.count, old.keys[hint] == key { return hint }
+            if lookup == nil {
+                var map: [String: Int] = [:]
+                for (index, name) in old.keys.enumerated() { map[name] = index }
+                lookup = map
+            }
+            return lookup?[key]
+        }
+        var matched = 0
+        for index in new.keys.indices {
+            let key = new.keys[index]
+            let mark = push(key)
+            if let found = oldIndex(key, hint: index) {
+                matched += 1
+                compare(old.children[found], new.children[index])
+            } else {
+                operation("add") { new.children[index].write(into: &$0) }
+            }
+            path.removeSubrange(mark...)
+        }
+        guard matched < old.keys.count else { return }
+        var present = Set<String>()
+        present.reserveCapacity(new.keys.count)
+        for key in new.keys { present.insert(key) }
+        for key in old.keys where !present.contains(key) {
+            let mark = push(key)
+            remove()
+            path.removeSubrange(mark...)
+        }
+    }
+
+    private mutating func push(_ component: String) -> Int {
+        let mark = path.count
+        path.append(UInt8(ascii: "/"))
+        for byte in component.utf8 {
+            switch byte {
+            case UInt8(ascii: "~"): path.append(UInt8(ascii: "~")); path.append(UInt8(ascii: "0"))
+            case UInt8(ascii: "/"): path.append(UInt8(ascii: "~")); path.append(UInt8(ascii: "1"))
+            default: path.append(byte)
+            }
+        }
+        return mark
+    }
+
+    private mutating func pushIndex(_ index: Int) -> Int {
+        let mark = path.count
+        path.append(UInt8(ascii: "/"))
+        JSONWriter.writeUnsigned(UInt64(index), into: &path)
+        return mark
+    }
+
+    private mutating func begin(_ op: StaticString) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        out.append(contentsOf: #"{"op":""#.utf8)
+        out.append(contentsOf: UnsafeBufferPointer(start: op.utf8Start, count: op.utf8CodeUnitCount))
+        out.append(contentsOf: #"","path":"#.utf8)
+        path.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &out) }
+    }
+
+    /// Writes a `remove` of the current path.
+    private mutating func remove() {
+        begin("remove")
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes an `add` or `replace` of the current path with the value `write` appends.
+    private mutating func operation(_ op: StaticString, _ write: (inout [UInt8]) -> Void) {
+        begin(op)
+        out.append(contentsOf: #","value":"#.utf8)
+        write(&out)
+        out.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,259 @@
+/// An array that remembers how it changed, so that patch output (`docs/performance.md`,
+/// "Incremental output") costs what changed, not the array's length.
+///
+/// Its JSON is a plain array, so it is a drop-in replacement for `[Element]` in a state
+/// that holds a long list. A plain array in a state is diffed element by element when its
+/// storage changed (and a mutation of it copies it once, because the differ keeps the
+/// last emitted value); a `TrackedArray` is never copied by the differ and tells it which
+/// indices changed:
+///
+/// - `append`, `append(contentsOf:)`: one `add` per new element, whatever the length;
+/// - assigning an element (`items[i] = x`, `items[i].stars += 1`): one `replace`;
+/// - inserting or removing anywhere but the end: a `replace` per element after it (and
+///   `remove`s at the end); replacing everything: one `replace` of the whole array.
+///
+/// Value semantics as usual: a copy that is mutated copies its elements first. The change
+/// history it carries is not part of its value (`==`, `hash` and the JSON ignore it).
+public struct TrackedArray<Element> {
+    @usableFromInline
+    final class Storage {
+        @usableFromInline var elements: [Element]
+        var history: _ArrayChangeHistory
+
+        init(_ elements: [Element], history: _ArrayChangeHistory) {
+            self.elements = elements
+            self.history = history
+        }
+    }
+
+    @usableFromInline var storage: Storage
+
+    /// An empty array.
+    public init() { storage = Storage([], history: _ArrayChangeHistory()) }
+
+    /// An array of `elements`.
+    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+        storage = Storage(Array(elements), history: _ArrayChangeHistory())
+    }
+
+    /// The elements as a plain array (no copy until either side is mutated).
+    public var elements: [Element] { storage.elements }
+
+    /// Makes the storage unique before a mutation; a copy continues the history of the
+    /// storage it was copied from, as a new branch of it.
+    @inline(__always)
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(storage.elements, history: storage.history.forked())
+        }
+    }
+
+    private mutating func record(_ change: _ArrayChange) {
+        storage.history.record(change)
+    }
+}
+
+// MARK: - Collection conformances
+
+extension TrackedArray: RandomAccessCollection, MutableCollection {
+    public typealias Index = Int
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.elements.count }
+    public var count: Int { storage.elements.count }
+    public var isEmpty: Bool { storage.elements.isEmpty }
+
+    public subscript(position: Int) -> Element {
+        get { storage.elements[position] }
+        set {
+            makeUnique()
+            storage.elements[position] = newValue
+            record(.set(position))
+        }
+        _modify {
+            makeUnique()
+            yield &storage.elements[position]
+            record(.set(position))
+        }
+    }
+
+    public func index(after i: Int) -> Int { i + 1 }
+    public func index(before i: Int) -> Int { i - 1 }
+}
+
+extension TrackedArray: RangeReplaceableCollection {
+    public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
+    where C.Element == Element {
+        makeUnique()
+        let oldCount = storage.elements.count
+        storage.elements.replaceSubrange(subrange, with: newElements)
+        let newCount = storage.elements.count
+        if subrange.lowerBound == oldCount {
+            record(.append(newCount - oldCount))
+        } else if newCount == oldCount && subrange.count <= 16 {
+            // Same length, a few elements rewritten in place: each is a `replace`.
+            for index in subrange { record(.set(index)) }
+        } else if subrange.lowerBound == 0 && subrange.upperBound == oldCount {
+            record(.reset)
+        } else {
+            record(.shift(from: subrange.lowerBound))
+        }
+    }
+
+    public mutating func append(_ newElement: Element) {
+        makeUnique()
+        storage.elements.append(newElement)
+        record(.append(1))
+    }
+
+    public mutating func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
+        makeUnique()
+        let oldCount = storage.elements.count
+        storage.elements.append(contentsOf: newElements)
+        record(.append(storage.elements.count - oldCount))
+    }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        makeUnique()
+        storage.elements.reserveCapacity(n)
+    }
+}
+
+extension TrackedArray: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension TrackedArray: Equatable where Element: Equatable {
+    public static func == (lhs: TrackedArray, rhs: TrackedArray) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.elements == rhs.storage.elements
+    }
+}
+
+extension TrackedArray: Hashable where Element: Hashable {
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.elements) }
+}
+
+extension TrackedArray: CustomStringConvertible {
+    public var description: String { storage.elements.description }
+}
+
+// Value semantics: the storage is never mutated while shared (copy on write), so a value
+// may cross threads like an Array.
+extension TrackedArray: @unchecked Sendable where Element: Sendable {}
+
+// MARK: - JSON: exactly a plain array
+
+extension TrackedArray: Encodable where Element: Encodable {
+    public func encode(to encoder: Encoder) throws { try storage.elements.encode(to: encoder) }
+}
+
+extension TrackedArray: Decodable where Element: Decodable {
+    public init(from decoder: Decoder) throws { self.init(try [Element](from: decoder)) }
+}
+
+extension TrackedArray: JSONDirectCodable where Element: JSONDirectCodable {
+    public func writeJSON(to out: inout JSONOutput) throws { try storage.elements.writeJSON(to: &out) }
+
+    public static func readJSON(from input: inout JSONInput) throws -> TrackedArray {
+        TrackedArray(try [Element].readJSON(from: &input))
+    }
+}
+
+// MARK: - Change history (internal)
+
+/// One mutation of a tracked array.
+enum _ArrayChange {
+    /// `n` elements appended at the end.
+    case append(Int)
+    /// The element at this index was assigned.
+    case set(Int)
+    /// Elements were inserted or removed at this index: every later index moved.
+    case shift(from: Int)
+    /// Everything was replaced.
+    case reset
+}
+
+/// The recent mutations of one tracked array's storage, stamped with generations, so a
+/// differ that saw generation `g` of this line of history can tell what changed since.
+/// Bounded: past `limit` entries the oldest half is dropped, and a differ that far behind
+/// replaces the whole array instead.
+struct _ArrayChangeHistory {
+    /// Identifies one storage's line of history; a copy made for a mutation gets a new one.
+    private(set) var branch: UInt64
+    /// The branches this one was copied from, with the generation at the copy, newest last.
+    private(set) var ancestors: [(branch: UInt64, generation: UInt64)] = []
+    /// Mutations so far, counting those inherited from ancestors.
+    private(set) var generation: UInt64 = 0
+    /// `entries[k]` is the change that produced generation `firstGeneration + k + 1`.
+    private var entries: [_ArrayChange] = []
+    private var firstGeneration: UInt64 = 0
+
+    static let limit = 4096
+    static let ancestorLimit = 8
+
+    init() { branch = _ArrayChangeHistory.newBranch() }
+
+    private static func newBranch() -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }
+
+    mutating func record(_ change: _ArrayChange) {
+        if entries.count >= Self.limit {
+            let dropped = entries.count / 2
+            entries.removeFirst(dropped)
+            firstGeneration &+= UInt64(dropped)
+        }
+        entries.append(change)
+        generation &+= 1
+    }
+
+    /// The same history continued on a new branch (the storage was copied).
+    func forked() -> _ArrayChangeHistory {
+        var copy = self
+        copy.branch = Self.newBranch()
+        copy.ancestors.append((branch, generation))
+        if copy.ancestors.count > Self.ancestorLimit { copy.ancestors.removeFirst() }
+        return copy
+    }
+
+    /// The changes since generation `seen` of `seenBranch`, or nil when this history
+    /// does not reach back that far along that line (the caller replaces everything).
+    func changes(since seen: UInt64, of seenBranch: UInt64) -> ArraySlice<_ArrayChange>? {
+        guard seen <= generation else { return nil }
+        if seenBranch != branch {
+            guard let fork = ancestors.last(where: { $0.branch == seenBranch }), seen <= fork.generation
+            else { return nil }
+        }
+        guard seen >= firstGeneration else { return nil }
+        let start = Int(seen - firstGeneration)
+        return entries[start...]
+    }
+}
+
+/// What a differ needs from a tracked array without knowing its element type.
+protocol _ChangeTrackedArray {
+    var _branch: UInt64 { get }
+    var _generation: UInt64 { get }
+    var count: Int { get }
+    func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>?
+    func _encodeElement(at index: Int, into out: inout [UInt8]) throws
+    func _encodeAll(into out: inout [UInt8]) throws
+}
+
+extension TrackedArray: _ChangeTrackedArray where Element: Encodable {
+    var _branch: UInt64 { storage.history.branch }
+    var _generation: UInt64 { storage.history.generation }
+
+    func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>? {
+        storage.history.changes(since: seen, of: branch)
+    }
+
+    func _encodeElement(at index: Int, into out: inout [UInt8]) throws {
+        try JSONCoding.encode(storage.elements[index], into: &out)
+    }
+
+    func _encodeAll(into out: inout [UInt8]) throws {
+        try JSONCoding.encode(storage.elements, into: &out)
+    }
+}
