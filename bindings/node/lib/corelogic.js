@@ -32,6 +32,9 @@ const KIND_STATE = 1;
 /** Durability modes of System#openJournal (docs/persistence.md). */
 const Durability = Object.freeze({ EVERY_INPUT: 0, INTERVAL: 1 });
 
+/** Output modes of System#setOutput: whole states (the default) or RFC 6902 patches. */
+const Output = Object.freeze({ FULL: 0, PATCH: 1 });
+
 function addonCandidates() {
   const found = [];
   if (process.env[ADDON_VARIABLE]) found.push(process.env[ADDON_VARIABLE]);
@@ -192,15 +195,30 @@ function effectId(id) {
 
 // ---- results ----------------------------------------------------------------------
 
-/** What one call returned: the state after its last step, the commands of every step, the step count. */
+/**
+ * What one call returned: the state after its last step (or, in patch mode, the patch
+ * to it), the commands of every step, the step count.
+ */
 class Batch {
-  constructor(state, effects, steps) {
-    /** The state after the last step. */
-    this.state = state;
+  constructor(value) {
+    /** The state after the last step; undefined in patch mode. */
+    this.state = value.state;
     /** The commands of every step, in order: {cancel: id} or {start: {id, feedback, request}}. */
-    this.effects = effects;
+    this.effects = value.effects;
     /** How many steps the call ran (0 for a creation batch or a call queued from a handler). */
-    this.steps = steps;
+    this.steps = value.steps;
+    if ('patch' in value) {
+      /** Patch mode: the revision this batch's state has. */
+      this.revision = value.revision;
+      /** Patch mode: the revision the patch applies to. */
+      this.base = value.base;
+      /** Patch mode: the RFC 6902 operations from `base` to `revision` (see StateMirror). */
+      this.patch = value.patch;
+    }
+    if ('queries' in value) {
+      /** The watched queries whose value changed since the previous batch (see watchQueries). */
+      this.queries = value.queries;
+    }
   }
 
   /** The `start` commands' payloads. */
@@ -220,8 +238,7 @@ class Batch {
 }
 
 function parseBatch(text) {
-  const value = JSON.parse(text);
-  return new Batch(value.state, value.effects, value.steps);
+  return new Batch(JSON.parse(text));
 }
 
 /** What deliver/complete return for an effect that is not running: the input was dropped. */
@@ -254,6 +271,7 @@ class System {
     this._cell = { handle };
     this._commandHandler = null;
     this._stateHandler = null;
+    this._output = Output.FULL;
     /** The creation batch: the first state and the effects it asks for (started at once). */
     this.initialBatch = parseBatch(batch);
     /** restore()'s report; null for a new system. */
@@ -383,6 +401,50 @@ class System {
     }
   }
 
+  // -- output: patches and watched queries (corelogic.h, "Output") --------------------
+
+  /**
+   * Sets the output mode: Output.FULL (whole states, the default) or Output.PATCH
+   * (batches carry {revision, base, patch}, the state handler {revision, base, patch}).
+   * Returns {revision, state}: what the next patch applies to (a new baseline, also when
+   * already in patch mode). The creation batch always carries the whole state.
+   * @throws {ArgumentError} an unknown mode (nothing changes)
+   */
+  setOutput(mode) {
+    if (mode !== Output.FULL && mode !== Output.PATCH) {
+      throw new ArgumentError(`unknown output mode ${String(mode)}; use corelogic.Output`);
+    }
+    const baseline = JSON.parse(addon.setOutput(this._handle(), mode));
+    this._output = mode;
+    return baseline;
+  }
+
+  /** The output mode set last (Output.FULL or Output.PATCH). */
+  get output() {
+    return this._output;
+  }
+
+  /**
+   * The current state and its revision, {revision, state}; in patch mode the next patch
+   * continues from it. How a host that missed a patch catches up.
+   */
+  resync() {
+    return JSON.parse(addon.resync(this._handle()));
+  }
+
+  /**
+   * Watches state queries: from now on every batch carries `queries`, the watched ones
+   * whose value changed since the previous batch. [] stops watching. Returns the current
+   * value of each watched query.
+   * @throws {NotFoundError} an unknown name (nothing changes)
+   */
+  watchQueries(names) {
+    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+      throw new ArgumentError('watchQueries takes an array of query names');
+    }
+    return JSON.parse(addon.watchQueries(this._handle(), toLibrary(JSON.stringify(names), 'query names')));
+  }
+
   // -- persistence (docs/persistence.md) ---------------------------------------------
 
   /**
@@ -438,9 +500,11 @@ function statusName(status) { return addon.statusName(status); }
 /** Every feature: [{name, events, feedbacks: [{name, kind}], queries, stateVersion}]. */
 function features() { return JSON.parse(addon.features()); }
 
+const { applyPatch, StateMirror } = require('./patch');
+
 module.exports = {
-  ABI_VERSION, Durability, STALE, Batch, System, RawJSON, raw, version, abiVersion, statusName, features,
-  ...errors,
+  ABI_VERSION, Durability, Output, STALE, Batch, System, RawJSON, raw, version, abiVersion, statusName, features,
+  applyPatch, StateMirror, ...errors,
 };
 
 // The runner needs System; it is attached after the exports exist.

@@ -25,10 +25,12 @@
  * and state handlers (called during the call that produces a command) and starts the
  * effect's handler in a microtask, after that call has returned. When started it also
  * runs handlers for effects already running (a creation batch, a restored state).
- * One runner per system.
+ * One runner per system. In patch mode (System#setOutput) the runner follows the
+ * patches with a StateMirror, so runUntil's predicates still see whole states.
  */
 
 const { ArgumentError, HandleError, TimeoutError } = require('./errors');
+const { StateMirror } = require('./patch');
 
 class Runner {
   /**
@@ -49,6 +51,8 @@ class Runner {
     this._started = false;
     this._closed = false;
     this._state = null;
+    this._mirror = null; // patch mode: the runner's copy of the state
+    this._resyncQueued = false;
     this._waiters = new Set();
     this._warned = new Set();
   }
@@ -90,7 +94,12 @@ class Runner {
       throw new Error(`the ${this.system.feature} system already has a command handler (another runner?): one runner per system`);
     }
     this._started = true;
-    this._state = this.system.state;
+    if (this.system.output === 1) {
+      this._mirror = new StateMirror(this.system.resync());
+      this._state = this._mirror.state;
+    } else {
+      this._state = this.system.state;
+    }
     this.system.onCommand((command) => this._onCommand(command));
     this.system.onState((state) => this._onState(state));
     for (const effect of this.system.effects) this._start(effect.id, effect.feedback, effect.request);
@@ -158,7 +167,35 @@ class Runner {
     }
   }
 
-  _onState(state) {
+  _onState(message) {
+    if (message !== null && typeof message === 'object' && Array.isArray(message.patch)) {
+      // Patch mode: follow the patches; after a gap (a patch this runner never saw),
+      // catch up once the current call has returned.
+      if (!this._mirror || !this._mirror.apply(message)) {
+        this._queueResync();
+        return;
+      }
+      this._setState(this._mirror.state);
+      return;
+    }
+    this._mirror = null;
+    this._setState(message);
+  }
+
+  _queueResync() {
+    if (this._resyncQueued) return;
+    this._resyncQueued = true;
+    queueMicrotask(() => {
+      this._resyncQueued = false;
+      if (this._closed || this.system.closed) return;
+      const baseline = this.system.resync();
+      if (this._mirror) this._mirror.reset(baseline);
+      else this._mirror = new StateMirror(baseline);
+      this._setState(this._mirror.state);
+    });
+  }
+
+  _setState(state) {
     this._state = state;
     for (const waiter of [...this._waiters]) waiter.check(state);
   }

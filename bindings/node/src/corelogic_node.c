@@ -388,6 +388,42 @@ static napi_value js_set_handler(napi_env env, napi_callback_info info) {
     return NULL;
 }
 
+/* ---- output: patches and watched queries ------------------------------------- */
+
+/* setOutput(handle, mode) -> '{"revision":R,"state":{...}}' */
+static napi_value js_set_output(napi_env env, napi_callback_info info) {
+    napi_value args[2];
+    if (!arguments(env, info, 2, args)) return NULL;
+    corelogic_system system;
+    if (!handle_arg(env, args[0], &system)) return NULL;
+    int32_t mode = 0;
+    if (napi_get_value_int32(env, args[1], &mode) != napi_ok) { throw_type(env, "mode must be a number"); return NULL; }
+    char *out = NULL;
+    int status = corelogic_system_set_output(system, mode, &out);
+    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
+    return take(env, out);
+}
+
+static napi_value js_resync(napi_env env, napi_callback_info info) {
+    return read_call(env, info, corelogic_system_resync);
+}
+
+/* watchQueries(handle, namesJson) -> '{"name":value,...}' */
+static napi_value js_watch_queries(napi_env env, napi_callback_info info) {
+    napi_value args[2];
+    if (!arguments(env, info, 2, args)) return NULL;
+    corelogic_system system;
+    if (!handle_arg(env, args[0], &system)) return NULL;
+    int ok;
+    char *names = text_arg(env, args[1], "query names", &ok);
+    if (!ok) return NULL;
+    char *out = NULL;
+    int status = corelogic_system_watch_queries(system, names, &out);
+    free(names);
+    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
+    return take(env, out);
+}
+
 /* ---- persistence ------------------------------------------------------------- */
 
 /* openJournal(handle, directory, durability) */
@@ -497,6 +533,9 @@ static napi_value init(napi_env env, napi_value exports) {
         {"syncJournal", NULL, js_sync_journal, NULL, NULL, NULL, napi_default, NULL},
         {"closeJournal", NULL, js_close_journal, NULL, NULL, NULL, napi_default, NULL},
         {"restore", NULL, js_restore, NULL, NULL, NULL, napi_default, NULL},
+        {"setOutput", NULL, js_set_output, NULL, NULL, NULL, napi_default, NULL},
+        {"resync", NULL, js_resync, NULL, NULL, NULL, napi_default, NULL},
+        {"watchQueries", NULL, js_watch_queries, NULL, NULL, NULL, napi_default, NULL},
     };
     if (napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions) != napi_ok) {
         return NULL;

@@ -260,6 +260,37 @@ JNIEXPORT void JNICALL Java_dev_corelogic_Native_setHandler(JNIEnv *env, jclass 
     if (status != CORELOGIC_OK) throw_status(env, status);
 }
 
+/* ---- output: patches and watched queries ------------------------------------- */
+
+JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_setOutput(JNIEnv *env, jclass cls, jlong system, jint mode) {
+    (void)cls;
+    char *out = NULL;
+    int status = corelogic_system_set_output((corelogic_system)system, mode, &out);
+    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
+    return take(env, out);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_resync(JNIEnv *env, jclass cls, jlong system) {
+    (void)cls;
+    char *out = NULL;
+    int status = corelogic_system_resync((corelogic_system)system, &out);
+    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
+    return take(env, out);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_watchQueries(JNIEnv *env, jclass cls, jlong system,
+                                                                   jbyteArray names) {
+    (void)cls;
+    int failed;
+    char *text = copy_in(env, names, &failed);
+    if (failed) return NULL;
+    char *out = NULL;
+    int status = corelogic_system_watch_queries((corelogic_system)system, text, &out);
+    free(text);
+    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
+    return take(env, out);
+}
+
 /* ---- persistence ------------------------------------------------------------- */
 
 JNIEXPORT void JNICALL Java_dev_corelogic_Native_openJournal(JNIEnv *env, jclass cls, jlong system,

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one call returned: the state after the last step it ran, the effect commands of
- * every step, in order, and the number of steps. {@link System#deliver} and
+ * What one call returned: the state after the last step it ran (in patch mode, the
+ * patch to it), the effect commands of every step, in order, and the number of steps. {@link System#deliver} and
  * {@link System#complete} for an effect that is not running return {@link #STALE}: the
  * input was dropped, never reached the reducer, and nothing changed.
  *
@@ -43,9 +43,41 @@ public final class Batch {
         return value;
     }
 
-    /** The state after the last step (a JSON object, see {@link Json}); null if stale. */
+    /** The state after the last step (a JSON object, see {@link Json}); null if stale or in patch mode. */
     public Map<String, Object> state() {
-        return stale() ? null : Json.object(parsed().get("state"));
+        Object state = parsed().get("state");
+        return state == null ? null : Json.object(state);
+    }
+
+    /** True for a batch of patch mode ({@link System#setOutput}): it has a patch, not a state. */
+    public boolean isPatch() {
+        return parsed().containsKey("patch");
+    }
+
+    /** Patch mode: the revision this batch's state has; -1 otherwise. */
+    public long revision() {
+        return parsed().get("revision") instanceof Number n ? n.longValue() : -1;
+    }
+
+    /** Patch mode: the revision the patch applies to; -1 otherwise. */
+    public long base() {
+        return parsed().get("base") instanceof Number n ? n.longValue() : -1;
+    }
+
+    /** Patch mode: the RFC 6902 operations from {@link #base()} to {@link #revision()}; empty otherwise. */
+    public List<Map<String, Object>> patch() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (parsed().get("patch") instanceof List<?> list) for (Object operation : list) out.add(Json.object(operation));
+        return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * The watched queries whose value changed since the previous batch
+     * ({@link System#watchQueries}); null when no query is watched.
+     */
+    public Map<String, Object> queries() {
+        Object queries = parsed().get("queries");
+        return queries == null ? null : Json.object(queries);
     }
 
     /** The commands of every step the call ran, in order; empty if stale. */

@@ -46,7 +46,9 @@ import java.util.function.Predicate;
  * <p>The runner registers the system's command and state handlers, so it sees every
  * command whoever made the call, from any thread; do not also act on the effects of the
  * batches those calls return. When started, it also runs handlers for the effects
- * already running (a creation batch, a restored state). One runner per system.
+ * already running (a creation batch, a restored state). One runner per system. In patch
+ * mode ({@link System#setOutput}) the runner follows the patches with a {@link StateMirror},
+ * so {@link #awaitState}'s predicates still see whole states.
  */
 public final class EffectRunner implements AutoCloseable {
     /** A feedback's handler: runs one effect, returns the event to deliver, or null. */
@@ -74,6 +76,9 @@ public final class EffectRunner implements AutoCloseable {
     private final Object stateLock = new Object();
     private Map<String, Object> state;
     private long stateVersion;
+    /** Patch mode: the runner's copy of the state, and whether it missed a patch. */
+    private StateMirror mirror;
+    private boolean needsResync;
 
     private static final class Job {
         final Effect effect;
@@ -183,8 +188,16 @@ public final class EffectRunner implements AutoCloseable {
             started = true;
             seenWhileStarting = new HashSet<>();
         }
-        synchronized (stateLock) {
-            state = system.state();
+        if (system.output() == Output.PATCH) {
+            Baseline baseline = system.resync();
+            synchronized (stateLock) {
+                mirror = new StateMirror(baseline);
+                state = mirror.state();
+            }
+        } else {
+            synchronized (stateLock) {
+                state = system.state();
+            }
         }
         system.onCommand(this::onCommand);
         system.onState(this::onState);
@@ -253,6 +266,11 @@ public final class EffectRunner implements AutoCloseable {
         while (true) {
             Map<String, Object> current;
             long version;
+            boolean resync;
+            synchronized (stateLock) {
+                resync = needsResync;
+            }
+            if (resync) catchUp();
             synchronized (stateLock) {
                 current = state;
                 version = stateVersion;
@@ -260,7 +278,7 @@ public final class EffectRunner implements AutoCloseable {
             // Outside the lock: the predicate may call the system.
             if (predicate.test(current)) return current;
             synchronized (stateLock) {
-                while (stateVersion == version) {
+                while (stateVersion == version && !needsResync) {
                     if (closed) throw new IllegalStateException("this runner is closed");
                     long remaining = deadline - java.lang.System.nanoTime();
                     if (remaining <= 0) {
@@ -291,11 +309,34 @@ public final class EffectRunner implements AutoCloseable {
         }
     }
 
-    private void onState(Map<String, Object> newState) {
+    private void onState(Map<String, Object> message) {
         synchronized (stateLock) {
-            state = newState;
+            if (message.get("patch") instanceof List<?>) {
+                // Patch mode: follow the patches; after a gap (a patch this runner never
+                // saw), the waiting thread catches up with resync, outside the handler.
+                if (mirror == null || !mirror.apply(message)) {
+                    needsResync = true;
+                    stateLock.notifyAll();
+                    return;
+                }
+                state = mirror.state();
+            } else {
+                mirror = null;
+                state = message;
+            }
             stateVersion++;
             stateLock.notifyAll();
+        }
+    }
+
+    private void catchUp() {
+        Baseline baseline = system.resync();
+        synchronized (stateLock) {
+            if (mirror == null) mirror = new StateMirror(baseline);
+            else mirror.reset(baseline);
+            needsResync = false;
+            state = mirror.state();
+            stateVersion++;
         }
     }
 

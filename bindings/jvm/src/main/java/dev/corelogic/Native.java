@@ -77,6 +77,10 @@ final class Native {
     static native byte[] effects(long system);
     static native void setHandler(long system, int kind, boolean install);
 
+    static native byte[] setOutput(long system, int mode);
+    static native byte[] resync(long system);
+    static native byte[] watchQueries(long system, byte[] names);
+
     static native void openJournal(long system, byte[] directory, int durability);
     static native void checkpoint(long system);
     static native void syncJournal(long system);

@@ -71,6 +71,7 @@ public final class System implements AutoCloseable {
     private final Map<String, Object> restoreReport;
     private volatile Consumer<Command> commandHandler;
     private volatile Consumer<Map<String, Object>> stateHandler;
+    private volatile Output output = Output.FULL;
 
     /** A system of {@code feature} in its initial state. */
     public System(String feature) {
@@ -293,7 +294,10 @@ public final class System implements AutoCloseable {
         setHandler(Native.KIND_COMMAND, handler != null);
     }
 
-    /** Receives the state after each step; null removes the handler. The rules of {@link #onCommand} apply. */
+    /**
+     * Receives the state after each step (in patch mode, {@code {"revision","base","patch"}}:
+     * see {@link StateMirror}); null removes the handler. The rules of {@link #onCommand} apply.
+     */
     public void onState(Consumer<Map<String, Object>> handler) {
         stateHandler = handler;
         setHandler(Native.KIND_STATE, handler != null);
@@ -326,6 +330,66 @@ public final class System implements AutoCloseable {
             LOG.log(java.lang.System.Logger.Level.ERROR, "corelogic " + (kind == Native.KIND_COMMAND ? "command" : "state")
                     + " handler of the " + feature + " system threw", t);
         }
+    }
+
+    // -- output: patches and watched queries (corelogic.h, "Output") ----------------
+
+    /**
+     * Sets the output mode: {@link Output#FULL} (whole states, the default) or
+     * {@link Output#PATCH} (batches and the state handler carry
+     * {@code {"revision","base","patch"}}; see {@link StateMirror}). Returns the state and
+     * revision the next patch applies to (a new baseline, also when already in patch
+     * mode). Creation batches always carry the whole state. May be called from a handler.
+     */
+    public Baseline setOutput(Output mode) {
+        if (mode == null) throw new ArgumentException("output mode must not be null");
+        try {
+            Baseline baseline = Baseline.of(Native.text(Native.setOutput(live(), mode.code)));
+            output = mode;
+            return baseline;
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** The output mode set last. */
+    public Output output() {
+        return output;
+    }
+
+    /**
+     * The current state and its revision; in patch mode the next patch continues from it.
+     * How a host that missed a patch catches up.
+     */
+    public Baseline resync() {
+        try {
+            return Baseline.of(Native.text(Native.resync(live())));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * Watches state queries: from now on every batch carries {@link Batch#queries()}, the
+     * watched queries whose value changed since the previous batch. No names stops
+     * watching. Returns the current value of each watched query.
+     *
+     * @throws NotFoundException an unknown name (nothing changes)
+     */
+    public Map<String, Object> watchQueries(List<String> names) {
+        if (names == null) throw new ArgumentException("query names must not be null");
+        for (String name : names) if (name == null) throw new ArgumentException("query names must not be null");
+        byte[] json = Json.cString(Json.write(names), "query names");
+        try {
+            return Json.object(Json.parse(Native.text(Native.watchQueries(live(), json))));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** {@link #watchQueries(List)} with names given one by one. */
+    public Map<String, Object> watchQueries(String... names) {
+        return watchQueries(names == null ? null : java.util.Arrays.asList(names));
     }
 
     // -- persistence (docs/persistence.md) -------------------------------------------
