@@ -5,8 +5,9 @@
 
 JAVAC        ?= javac
 JAVA         ?= java
-# The JDK's home, for the JNI headers: from javac's real path (/usr/lib/jvm/<jdk>/bin/javac).
-JAVA_HOME    ?= $(shell dirname $$(dirname $$(readlink -f $$(command -v $(JAVAC)))))
+# The JDK whose javac builds the classes also gives the JNI headers: from javac's real
+# path (/usr/lib/jvm/<jdk>/bin/javac), not JAVA_HOME, which may name a runtime without them.
+JDK_HOME     ?= $(shell dirname $$(dirname $$(readlink -f $$(command -v $(JAVAC)))))
 JUNIT_JARS   ?= /usr/share/java
 JVM_OUT      := .build/jvm
 JVM_SOURCES  := $(wildcard bindings/jvm/src/main/java/dev/corelogic/*.java)
@@ -21,7 +22,7 @@ test: test-jvm
 # The glue links libcorelogic with a run path to the build tree, as the C tests do.
 $(JVM_JNI): bindings/jvm/src/main/c/corelogic_jni.c include/corelogic.h $(LIB)
 	@mkdir -p $(JVM_OUT)
-	$(CC) $(CFLAGS) -shared -fPIC -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -Iinclude \
+	$(CC) $(CFLAGS) -shared -fPIC -I$(JDK_HOME)/include -I$(JDK_HOME)/include/linux -Iinclude \
 	    $< -o $@ -L.build/release -lcorelogic -Wl,-rpath,$(CURDIR)/.build/release
 
 $(JVM_OUT)/classes.stamp: $(JVM_SOURCES)
