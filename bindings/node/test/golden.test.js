@@ -50,3 +50,14 @@ test('an effect id beyond 2^53 reaches the library exactly', () => {
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('edge cases get the same verdict as the other runners (Tests/hosts/golden-edge)', () => {
+  const edge = path.join(__dirname, '..', '..', '..', 'Tests', 'hosts', 'golden-edge');
+  const files = golden.collect(edge);
+  assert.ok(files.length >= 30, `edge cases found: ${files.length}`);
+  for (const file of files) {
+    const passes = path.basename(file).startsWith('passes-');
+    const failures = golden.runFile(file);
+    assert.equal(failures.length === 0, passes, `${file}: ${failures.join('; ')}`);
+  }
+});

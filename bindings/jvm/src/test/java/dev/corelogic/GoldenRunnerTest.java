@@ -29,6 +29,19 @@ class GoldenRunnerTest {
                 "step 3 (deliver): status: expected \"ok\", got \"stale\""), GoldenRunner.runFile(wrong));
     }
 
+    /** Tests/hosts/golden-edge: a file named passes-* passes and fails-* fails, as in the Swift and C runners. */
+    @Test
+    void edgeCasesGetTheSameVerdictAsTheOtherRunners() throws Exception {
+        Path edge = Path.of("Tests", "hosts", "golden-edge");
+        List<Path> files = GoldenRunner.collect(edge);
+        assertEquals(true, files.size() >= 30, "edge cases found: " + files.size());
+        for (Path file : files) {
+            boolean passes = file.getFileName().toString().startsWith("passes-");
+            List<String> failures = GoldenRunner.runFile(file);
+            assertEquals(passes, failures.isEmpty(), file + ": " + failures);
+        }
+    }
+
     @Test
     void aStaleOrFailingStepMustLeaveTheStateAlone(@TempDir Path directory) throws Exception {
         Path file = directory.resolve("counter").resolve("error.json");
