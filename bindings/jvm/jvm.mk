@@ -50,3 +50,10 @@ test-jvm-readme: jvm
 	@mkdir -p $(JVM_OUT)/readme
 	awk '/^```java$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/jvm/README.md > $(JVM_OUT)/readme/Tour.java
 	$(JVM_RUN) -cp $(JVM_OUT)/classes $(JVM_OUT)/readme/Tour.java
+
+# The API documentation builds without a doclint error (broken links, bad tags, HTML).
+JAVADOC ?= javadoc
+test-jvm: test-jvm-javadoc
+.PHONY: test-jvm-javadoc
+test-jvm-javadoc: $(JVM_OUT)/classes.stamp
+	$(JAVADOC) -quiet -Xdoclint:all,-missing -Werror -d $(JVM_OUT)/javadoc $(JVM_SOURCES)

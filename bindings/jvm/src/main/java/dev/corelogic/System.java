@@ -84,7 +84,8 @@ public final class System implements AutoCloseable {
      * for start at once: see {@link #initialBatch()}.
      *
      * @throws NotFoundException unknown feature
-     * @throws JsonException, SchemaException the state is not valid JSON / not this feature's state
+     * @throws JsonException the state is not valid JSON
+     * @throws SchemaException the state is not this feature's state
      */
     public System(String feature, Object state) {
         Native.load();
@@ -145,7 +146,8 @@ public final class System implements AutoCloseable {
     /**
      * Sends an event from the host; returns the batch of the steps this call ran.
      *
-     * @throws JsonException, SchemaException not valid JSON / not one of this feature's events (state unchanged)
+     * @throws JsonException the event is not valid JSON (the state is unchanged)
+     * @throws SchemaException the event is not one of this feature's events (the state is unchanged)
      * @throws HandleException the system is closed
      * @throws ArgumentException the event cannot be written as JSON, or holds a NUL character
      */
