@@ -88,6 +88,8 @@ final class _DiffNode {
     /// Never set when the subtree holds a tracked array (keeping one would force a copy
     /// of its storage at the next mutation).
     var kept: _KeptValue?
+    /// The type of `kept`.
+    var keptType: ObjectIdentifier?
     var containsTracked = false
     /// Object written with its members sorted by key (dictionaries, as the encoder does).
     var sortsKeys = false
@@ -212,22 +214,23 @@ final class _DiffContext {
 
     /// The shadow of `value`, reusing `previous` (or parts of it) where unchanged.
     func visit<T: Encodable>(_ value: T, previous: _DiffNode?) throws -> _DiffNode {
-        if let previous {
-            if let kept = previous.kept as? _Kept<T>, sameBits(kept.value, value) { return previous }
-            if previous.kind == .tracked, let tracked = value as? _ChangeTrackedArray {
-                return try visitTracked(tracked, previous: previous)
-            }
-        } else if let tracked = value as? _ChangeTrackedArray {
-            return try visitTracked(tracked, previous: nil)
+        if let previous, previous.keptType == ObjectIdentifier(T.self), let kept = previous.kept,
+           sameBits(unsafeDowncast(kept, to: _Kept<T>.self).value, value) {
+            return previous
         }
         let node = _DiffNode()
+        // A TrackedArray recognises this encoder and fills the node itself (`visitTracked`).
         try value.encode(to: _DiffEncoder(node: node, previous: previous, context: self))
+        if node.kind == .tracked { return node }
         if node.kind == .scalar {
             if let previous, previous.kind == .scalar, previous.bytes == node.bytes { return previous }
             return node
         }
         if node.sortsKeys { node.sortMembers() }
-        if !node.containsTracked { node.kept = _Kept(value) }
+        if !node.containsTracked {
+            node.kept = _Kept(value)
+            node.keptType = ObjectIdentifier(T.self)
+        }
         return node
     }
 
@@ -242,8 +245,9 @@ final class _DiffContext {
         return node
     }
 
-    private func visitTracked(_ array: _ChangeTrackedArray, previous: _DiffNode?) throws -> _DiffNode {
-        let node = _DiffNode()
+    /// Fills `node` as the shadow of a tracked array: its history position, and the edits
+    /// since the one `previous` saw (or, when those are unknown, its whole JSON).
+    func visitTracked(_ array: _ChangeTrackedArray, node: _DiffNode, previous: _DiffNode?) throws {
         node.kind = .tracked
         node.containsTracked = true
         node.branch = array._branch
@@ -253,7 +257,7 @@ final class _DiffContext {
             if let edits = try Self.edits(array, from: previous.count, changes) {
                 node.edits = edits
                 if !edits.isEmpty { pending.append(node) }
-                return node
+                return
             }
         }
         if needFullBytes {
@@ -262,7 +266,6 @@ final class _DiffContext {
             node.fullBytes = bytes
             pending.append(node)
         }
-        return node
     }
 
     /// The operations that turn the array of `oldCount` elements seen before `changes`
@@ -517,10 +520,16 @@ private func _writeFloat(_ value: Float, _ out: inout [UInt8]) throws {
 
 /// Compares two shadows and writes the operations between them.
 struct _PatchWriter {
+    private enum Component {
+        case key(String)
+        case index(Int)
+        case end
+    }
+
     private var out: [UInt8] = [UInt8(ascii: "[")]
     private var first = true
-    /// The JSON Pointer of the place being compared, escaped (RFC 6901).
-    private var path: [UInt8] = []
+    /// Where the comparison is; rendered as a JSON Pointer only when an operation is written.
+    private var path: [Component] = []
 
     mutating func finish(into result: inout [UInt8]) {
         out.append(UInt8(ascii: "]"))
@@ -550,22 +559,22 @@ struct _PatchWriter {
             compareObjects(old, new)
         case .array:
             let common = min(old.children.count, new.children.count)
-            for index in 0..<common {
-                let mark = pushIndex(index)
+            for index in 0..<common where old.children[index] !== new.children[index] {
+                path.append(.index(index))
                 compare(old.children[index], new.children[index])
-                path.removeSubrange(mark...)
+                path.removeLast()
             }
             if old.children.count > new.children.count {
                 for index in stride(from: old.children.count - 1, through: common, by: -1) {
-                    let mark = pushIndex(index)
+                    path.append(.index(index))
                     remove()
-                    path.removeSubrange(mark...)
+                    path.removeLast()
                 }
             } else {
                 for index in common..<new.children.count {
-                    let mark = push("-")
+                    path.append(.end)
                     operation("add") { new.children[index].write(into: &$0) }
-                    path.removeSubrange(mark...)
+                    path.removeLast()
                 }
             }
         case .tracked:
@@ -576,74 +585,78 @@ struct _PatchWriter {
             for edit in new.edits {
                 switch edit {
                 case .replace(let index, let bytes):
-                    let mark = pushIndex(index)
+                    path.append(.index(index))
                     operation("replace") { $0.append(contentsOf: bytes) }
-                    path.removeSubrange(mark...)
                 case .remove(let index):
-                    let mark = pushIndex(index)
+                    path.append(.index(index))
                     remove()
-                    path.removeSubrange(mark...)
                 case .append(let bytes):
-                    let mark = push("-")
+                    path.append(.end)
                     operation("add") { $0.append(contentsOf: bytes) }
-                    path.removeSubrange(mark...)
                 }
+                path.removeLast()
             }
         }
     }
 
     private mutating func compareObjects(_ old: _DiffNode, _ new: _DiffNode) {
-        var lookup: [String: Int]?
+        // Objects are usually small (a struct's fields): a linear search, tried first where
+        // the member usually is, beats hashing. Large ones (dictionaries) get a table.
+        let small = old.keys.count <= 32 && new.keys.count <= 32
+        var oldTable: [String: Int] = [:]
+        if !small { for (index, name) in old.keys.enumerated() { oldTable[name] = index } }
         func oldIndex(_ key: String, hint: Int) -> Int? {
             if hint < old.keys.count, old.keys[hint] == key { return hint }
-            if lookup == nil {
-                var map: [String: Int] = [:]
-                for (index, name) in old.keys.enumerated() { map[name] = index }
-                lookup = map
-            }
-            return lookup?[key]
+            return small ? old.keys.firstIndex(of: key) : oldTable[key]
         }
         var matched = 0
         for index in new.keys.indices {
             let key = new.keys[index]
-            let mark = push(key)
             if let found = oldIndex(key, hint: index) {
                 matched += 1
+                if old.children[found] === new.children[index] { continue }
+                path.append(.key(key))
                 compare(old.children[found], new.children[index])
             } else {
+                path.append(.key(key))
                 operation("add") { new.children[index].write(into: &$0) }
             }
-            path.removeSubrange(mark...)
+            path.removeLast()
         }
         guard matched < old.keys.count else { return }
-        var present = Set<String>()
-        present.reserveCapacity(new.keys.count)
-        for key in new.keys { present.insert(key) }
-        for key in old.keys where !present.contains(key) {
-            let mark = push(key)
+        var newTable = Set<String>()
+        if !small { for key in new.keys { newTable.insert(key) } }
+        for (index, key) in old.keys.enumerated() {
+            let present = index < new.keys.count && new.keys[index] == key
+                || (small ? new.keys.contains(key) : newTable.contains(key))
+            if present { continue }
+            path.append(.key(key))
             remove()
-            path.removeSubrange(mark...)
+            path.removeLast()
         }
     }
 
-    private mutating func push(_ component: String) -> Int {
-        let mark = path.count
-        path.append(UInt8(ascii: "/"))
-        for byte in component.utf8 {
-            switch byte {
-            case UInt8(ascii: "~"): path.append(UInt8(ascii: "~")); path.append(UInt8(ascii: "0"))
-            case UInt8(ascii: "/"): path.append(UInt8(ascii: "~")); path.append(UInt8(ascii: "1"))
-            default: path.append(byte)
+    /// Writes the current path as a JSON string holding a JSON Pointer (RFC 6901).
+    private mutating func writePointer() {
+        var pointer: [UInt8] = []
+        for component in path {
+            pointer.append(UInt8(ascii: "/"))
+            switch component {
+            case .key(let key):
+                for byte in key.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "~"): pointer.append(UInt8(ascii: "~")); pointer.append(UInt8(ascii: "0"))
+                    case UInt8(ascii: "/"): pointer.append(UInt8(ascii: "~")); pointer.append(UInt8(ascii: "1"))
+                    default: pointer.append(byte)
+                    }
+                }
+            case .index(let index):
+                JSONWriter.writeUnsigned(UInt64(index), into: &pointer)
+            case .end:
+                pointer.append(UInt8(ascii: "-"))
             }
         }
-        return mark
-    }
-
-    private mutating func pushIndex(_ index: Int) -> Int {
-        let mark = path.count
-        path.append(UInt8(ascii: "/"))
-        JSONWriter.writeUnsigned(UInt64(index), into: &path)
-        return mark
+        pointer.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &out) }
     }
 
     private mutating func begin(_ op: StaticString) {
@@ -652,7 +665,7 @@ struct _PatchWriter {
         out.append(contentsOf: #"{"op":""#.utf8)
         out.append(contentsOf: UnsafeBufferPointer(start: op.utf8Start, count: op.utf8CodeUnitCount))
         out.append(contentsOf: #"","path":"#.utf8)
-        path.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &out) }
+        writePointer()
     }
 
     /// Writes a `remove` of the current path.

@@ -144,7 +144,14 @@ extension TrackedArray: @unchecked Sendable where Element: Sendable {}
 // MARK: - JSON: exactly a plain array
 
 extension TrackedArray: Encodable where Element: Encodable {
-    public func encode(to encoder: Encoder) throws { try storage.elements.encode(to: encoder) }
+    public func encode(to encoder: Encoder) throws {
+        // The differ's encoder asks for the change history instead of the elements.
+        if let differ = encoder as? _DiffEncoder {
+            try differ.context.visitTracked(self, node: differ.node, previous: differ.previous)
+            return
+        }
+        try storage.elements.encode(to: encoder)
+    }
 }
 
 extension TrackedArray: Decodable where Element: Decodable {
