@@ -109,6 +109,39 @@ class PatchTest {
     }
 
     @Test
+    void aMirrorFollowsALongRandomRunOfListChangesExactly() {
+        java.util.Random random = new java.util.Random(0x2f6b1c3dL); // the same run every time
+        try (System list = new System("list")) {
+            StateMirror mirror = new StateMirror(list.setOutput(Output.PATCH));
+            List<Object> events = new ArrayList<>();
+            events.add(Map.of("initialLoaded", Map.of("items", List.of(item("a", random), item("b", random)))));
+            for (int i = 0; i < 400; i++) {
+                String id = String.valueOf((char) ('a' + random.nextInt(12)));
+                Map<String, Object> change = new java.util.LinkedHashMap<>();
+                switch (random.nextInt(3)) {
+                    case 0 -> {
+                        change.put("item", item(id, random));
+                        change.put("index", random.nextInt(3) == 0 ? null : random.nextInt(14));
+                        events.add(Map.of("add", change));
+                    }
+                    case 1 -> events.add(Map.of("remove", Map.of("id", id)));
+                    default -> events.add(Map.of("move", Map.of("id", id, "index", random.nextInt(14))));
+                }
+            }
+            for (int step = 0; step < events.size(); step++) {
+                Batch batch = list.send(events.get(step));
+                assertTrue(mirror.apply(batch), "step " + step + ": base " + batch.base() + ", mirror at " + mirror.revision());
+                assertEquals(list.state(), mirror.state(), "step " + step + ": " + Json.write(events.get(step)));
+            }
+            assertFalse(((List<?>) list.state().get("items")).isEmpty());
+        }
+    }
+
+    private static Map<String, Object> item(String id, java.util.Random random) {
+        return Map.of("id", id, "title", "item " + id + " " + random.nextInt(3));
+    }
+
+    @Test
     void aRunnerFollowsThePatchesFromWhicheverModeItStartedIn() throws Exception {
         try (System search = new System("search"); EffectRunner runner = new EffectRunner(search)) {
             runner.effect("loadPage", effect -> page("apple/swift"));
