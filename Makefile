@@ -145,6 +145,16 @@ fuzz:
 	ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/InputFuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -detect_leaks=0 \
 	    -artifact_prefix=.build/fuzz/crashes/ .build/fuzz/corpus Fuzz/corpus
 
+# ---- Python types --------------------------------------------------------------
+# The package's type hints hold: mypy --strict over bindings/python/corelogic.
+.PHONY: test-python-types
+
+# Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
+test: test-python-types
+
+test-python-types:
+	cd bindings/python && $(PYTHON) -m mypy --strict corelogic
+
 # ---- the JVM and Node.js bindings (bindings/jvm, bindings/node) ------------------
 include bindings/jvm/jvm.mk
 include bindings/node/node.mk

@@ -2,7 +2,8 @@
 import PackageDescription
 import Foundation
 
-// CoreLogic: the engine, the JSON codec and the features (standard library only).
+// CoreLogic: the engine, the JSON codec and the features: the Swift standard library,
+//            plus the C library's pthread mutex (Engine/Internal/RecursiveLock.swift).
 // CoreFFI:   the C ABI over CoreLogic, built as libcorelogic.so.
 let package = Package(
     name: "corelogic",

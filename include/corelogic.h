@@ -6,7 +6,9 @@
  * JSON events, and gets back JSON state and *effect commands*: which effects (network
  * requests, timers, storage...) must start or stop. The host performs the effects and
  * feeds their results back with corelogic_system_deliver() and
- * corelogic_system_complete(). The contract is SPEC.md; this header is its C manual.
+ * corelogic_system_complete(). This header is the C manual: every function, status
+ * and ownership rule is documented where it is declared. The rules behind it (the loop,
+ * the JSON shapes, golden files, persistence) are in docs/contract.md.
  *
  * Conventions, said once and followed everywhere:
  *
@@ -298,7 +300,7 @@ int corelogic_system_watch_queries(corelogic_system system, const char *names_js
  * Persistence: journals, checkpoints, restore
  *
  * A system may write every input it accepts to a journal in a directory of its own,
- * and a later process may restore it from there (SPEC.md section 7; the formats are in
+ * and a later process may restore it from there (docs/contract.md §7; the formats are in
  * docs/persistence.md and readable with ordinary tools). Because effects derive from
  * state, a restored system starts exactly the effects its state asks for.
  *

@@ -6,7 +6,8 @@ import Darwin
 import CoreLogic
 
 // The C ABI of include/corelogic.h. Each export is a thin wrapper: check arguments,
-// find the system, call the engine, map errors to a status. No business logic here.
+// find the system, call the engine, map errors to a status. No feature logic here; the
+// persistence exports (PersistenceExports.swift) also own the journal's file policy.
 
 public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 /// The C type of both handlers, `corelogic_command_fn` and `corelogic_state_fn`.
@@ -177,20 +178,29 @@ public func corelogic_system_effects(_ system: UInt64, _ out: OutString?) -> Int
     }
 }
 
+/// The handler setters' one body: `install` gives the system its new handler, or nil
+/// (a NULL function) to remove it; the host's context pointer travels with the function.
+private func setHandler(
+    _ name: StaticString, _ system: UInt64, _ handler: HandlerFunction?, _ context: UnsafeMutableRawPointer?,
+    _ install: (SystemBox, ((UnsafePointer<CChar>) -> Void)?) -> Void
+) -> Int32 {
+    abiCall(name) {
+        let box = try HandleTable.shared.lookup(system)
+        install(box, handler.map { function in { json in function(context, json) } })
+        return .ok
+    }
+}
+
 @_cdecl("corelogic_system_on_command")
 public func corelogic_system_on_command(_ system: UInt64, _ handler: HandlerFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
-    abiCall("corelogic_system_on_command") {
-        let box = try HandleTable.shared.lookup(system)
-        box.system.setCommandHandler(handler.map { function in { json in function(context, json) } })
-        return .ok
+    setHandler("corelogic_system_on_command", system, handler, context) { box, handler in
+        box.system.setCommandHandler(handler)
     }
 }
 
 @_cdecl("corelogic_system_on_state")
 public func corelogic_system_on_state(_ system: UInt64, _ handler: HandlerFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
-    abiCall("corelogic_system_on_state") {
-        let box = try HandleTable.shared.lookup(system)
-        box.system.setStateHandler(handler.map { function in { json in function(context, json) } })
-        return .ok
+    setHandler("corelogic_system_on_state", system, handler, context) { box, handler in
+        box.system.setStateHandler(handler)
     }
 }

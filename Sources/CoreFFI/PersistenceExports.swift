@@ -6,8 +6,10 @@ import Darwin
 import CoreLogic
 
 // The persistence part of the C ABI (include/corelogic.h, "Persistence"; formats in
-// docs/persistence.md): journals, checkpoints and restore. Thin wrappers again: the
-// journal lives in Journal/, the engine only replays.
+// docs/persistence.md): journals, checkpoints and restore. Not only wrappers: these
+// exports decide the directory policy (create one level, lock it, refuse a directory
+// that already holds a journal, write the first snapshot); the file formats and I/O live in
+// Journal/, and the engine only replays.
 
 @_cdecl("corelogic_system_open_journal")
 public func corelogic_system_open_journal(_ system: UInt64, _ directory: UnsafePointer<CChar>?, _ durability: Int32) -> Int32 {

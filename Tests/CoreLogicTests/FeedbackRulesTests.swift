@@ -1,7 +1,7 @@
 import XCTest
 @testable import CoreLogic
 
-/// SPEC §2: which effects must be running, and the commands that say so.
+/// docs/contract.md §2: which effects must be running, and the commands that say so.
 final class FeedbackRulesTests: XCTestCase {
     func testReactNilStartsNothing() throws {
         let system = System<Probe>()

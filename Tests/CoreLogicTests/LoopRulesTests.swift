@@ -1,7 +1,7 @@
 import XCTest
 @testable import CoreLogic
 
-/// SPEC §3: the queue, stale inputs, re-entrancy and threads.
+/// docs/contract.md §3: the queue, stale inputs, re-entrancy and threads.
 final class LoopRulesTests: XCTestCase {
     func testDeliverToACancelledEffectIsStaleAndNeverReachesTheReducer() throws {
         let system = System<Probe>()

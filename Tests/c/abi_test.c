@@ -6,19 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
-static void check(int ok, const char *what, const char *file, int line) {
-    if (ok) { passed++; return; }
-    failed++;
-    fprintf(stderr, "FAIL %s:%d: %s (last error: %s)\n", file, line, what, corelogic_last_error());
-}
-
-static int contains(const char *haystack, const char *needle) {
-    return haystack != NULL && strstr(haystack, needle) != NULL;
-}
+#include "check.h"
 
 /* Returns the current state JSON (caller frees). */
 static char *state_of(corelogic_system s) {
@@ -393,6 +381,5 @@ int main(void) {
     test_free_inside_handler();
     test_threads();
     test_handlers_push_commands_in_order();
-    printf("abi: %d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return CHECK_SUMMARY("abi");
 }

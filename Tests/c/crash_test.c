@@ -24,14 +24,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
-
-static int passed, failed;
-#define CHECK(cond) check((cond), #cond, __LINE__)
-static void check(int ok, const char *what, int line) {
-    if (ok) { passed++; return; }
-    failed++;
-    fprintf(stderr, "FAIL crash_test.c:%d: %s (last error: %s)\n", line, what, corelogic_last_error());
-}
+#include "check.h"
 
 static unsigned long long rng_state;
 static unsigned rng(unsigned bound) {
@@ -335,6 +328,5 @@ int main(int argc, char **argv) {
            "%d/%d restores exact, %.1f s (seed %llu)\n",
            t.kills, t.in_checkpoint, t.in_restore, t.acknowledged, t.unacknowledged_restored, t.checkpoints,
            t.rounds_ok, t.kills, now() - start, seed);
-    printf("crash: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY("crash");
 }

@@ -72,6 +72,17 @@ static int is_number(const json_value *v) {
     return v->kind == JSON_INT || v->kind == JSON_UINT || v->kind == JSON_DOUBLE;
 }
 
+/* Numbers by value: integers exactly, whatever their width; a double against any number
+ * by its value as a double. */
+static int same_number(const json_value *a, const json_value *b) {
+    if (!is_number(a) || !is_number(b)) return 0;
+    if (a->kind == JSON_INT && b->kind == JSON_INT) return a->integer == b->integer;
+    if (a->kind == JSON_UINT && b->kind == JSON_UINT) return a->uinteger == b->uinteger;
+    if (a->kind == JSON_INT && b->kind == JSON_UINT) return a->integer >= 0 && (uint64_t)a->integer == b->uinteger;
+    if (a->kind == JSON_UINT && b->kind == JSON_INT) return b->integer >= 0 && (uint64_t)b->integer == a->uinteger;
+    return a->number == b->number;
+}
+
 /* Strict equality of scalars of the same kind (numbers are compared by value first). */
 static int same_scalar(const json_value *a, const json_value *b) {
     if (a->kind != b->kind) return 0;
@@ -145,8 +156,7 @@ static void differences(const json_value *expected, const json_value *actual, co
         }
         return;
     }
-    if (is_number(expected) && is_number(actual) && expected->number == actual->number) return;
-    if (strictly_equal(expected, actual)) return;
+    if (same_number(expected, actual) || strictly_equal(expected, actual)) return;
     char *e = text_of(expected), *a = text_of(actual);
     add_line(out, "%s: expected %s, got %s", path, e, a);
     free(e);
@@ -482,6 +492,55 @@ static char *read_file(const char *path, size_t *length) {
     return bytes;
 }
 
+/* <root>/comparisons.json, if there is one: the cases every host's comparator must agree
+ * on (docs/golden-files.md). Prints "comparisons-c: N passed, N failed"; returns the
+ * number failed. */
+static int check_comparisons(const char *root) {
+    char *path = NULL;
+    if (asprintf(&path, "%s/comparisons.json", root) < 0) exit(2);
+    size_t length = 0;
+    char *text = read_file(path, &length);
+    free(path);
+    if (text == NULL) return 0;
+    char error[256];
+    json_value *file = json_parse(text, length, error, sizeof error);
+    free(text);
+    const json_value *cases = file != NULL ? json_get(file, "cases") : NULL;
+    if (cases == NULL || cases->kind != JSON_ARRAY || cases->length == 0) {
+        printf("FAIL comparisons.json: %s\n", file == NULL ? error : "no cases");
+        json_free(file);
+        return 1;
+    }
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < cases->length; i++) {
+        const json_value *item = cases->items[i];
+        const json_value *expected = json_get(item, "expected"), *actual = json_get(item, "actual");
+        const json_value *equal = json_get(item, "equal"), *where = json_get(item, "path");
+        const json_value *rule = json_get(item, "rule");
+        int ok = expected != NULL && actual != NULL && equal != NULL && equal->kind == JSON_BOOL;
+        lines found = {0};
+        if (ok) {
+            differences(expected, actual, "$", &found);
+            ok = (found.count == 0) == equal->boolean;
+        }
+        if (ok && where != NULL && where->kind == JSON_STRING) {
+            ok = found.count > 0 && strncmp(found.lines[0], where->string, where->length) == 0
+                 && found.lines[0][where->length] == ':';
+        }
+        if (ok) {
+            passed++;
+        } else {
+            failed++;
+            printf("FAIL comparisons.json: case %zu (%s): %s\n", i, rule != NULL && rule->kind == JSON_STRING ? rule->string : "?",
+                   found.count > 0 ? found.lines[0] : "no difference found");
+        }
+        free_lines(&found);
+    }
+    json_free(file);
+    printf("comparisons-c: %d passed, %d failed\n", passed, failed);
+    return failed;
+}
+
 int main(int argc, char **argv) {
     if (corelogic_abi_version() != CORELOGIC_ABI_VERSION) {
         fprintf(stderr, "golden_runner: header ABI %d, library ABI %d\n", CORELOGIC_ABI_VERSION, corelogic_abi_version());
@@ -537,7 +596,8 @@ int main(int argc, char **argv) {
         free(files.paths[i]);
     }
     free(files.paths);
-    free(root);
     printf("golden-c: %d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    int comparisons_failed = check_comparisons(root);
+    free(root);
+    return failed == 0 && comparisons_failed == 0 ? 0 : 1;
 }

@@ -5,20 +5,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include "check.h"
 
-static int passed, failed;
 static char root[256];
-
-#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
-static void check(int ok, const char *what, const char *file, int line) {
-    if (ok) { passed++; return; }
-    failed++;
-    fprintf(stderr, "FAIL %s:%d: %s (last error: %s)\n", file, line, what, corelogic_last_error());
-}
-
-static int contains(const char *haystack, const char *needle) {
-    return haystack != NULL && strstr(haystack, needle) != NULL;
-}
 
 static char *path_in(const char *name) {
     static char paths[8][512];
@@ -537,6 +526,5 @@ int main(void) {
                            "corrupt-source", "corrupt-work", "versions", "handler", "full", "threads", "reentrant"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
-    printf("persistence: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY("persistence");
 }

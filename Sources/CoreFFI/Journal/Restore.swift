@@ -1,6 +1,6 @@
 import CoreLogic
 
-/// Opens a feature from a journal directory (SPEC §7, docs/persistence.md): the snapshot,
+/// Opens a feature from a journal directory (docs/contract.md §7, docs/persistence.md): the snapshot,
 /// the inputs after it replayed through the reducer (no effects), then the feedbacks
 /// evaluated once, so the creation batch starts exactly the effects the restored state
 /// asks for. The restored system journals on into the same directory, starting with a

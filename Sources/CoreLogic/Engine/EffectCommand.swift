@@ -1,4 +1,4 @@
-/// What the host must do after a step (SPEC §2): stop an effect, or start one.
+/// What the host must do after a step (docs/contract.md §2): stop an effect, or start one.
 ///
 /// JSON: `{"cancel": 3}` and `{"start": {"id": 4, "feedback": "loadPage", "request": {...}}}`.
 public enum EffectCommand {

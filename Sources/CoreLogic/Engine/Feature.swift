@@ -1,4 +1,4 @@
-/// One unit of business logic (SPEC §1): a state, the events that change it, a pure
+/// One unit of business logic (docs/contract.md §1): a state, the events that change it, a pure
 /// reducer, named state queries and feedbacks.
 ///
 /// A feature is a namespace of static members; a running instance is a ``System``.

@@ -39,7 +39,7 @@ public struct FeatureDescriptor {
         try make(state, [], firstEffectID)
     }
 
-    /// Restores a system (SPEC §7): decodes `state` (nil: the initial state), replays the
+    /// Restores a system (docs/contract.md §7): decodes `state` (nil: the initial state), replays the
     /// journaled `inputs` through the reducer with no effects, then evaluates the feedbacks
     /// once, so the creation batch starts exactly the effects the restored state asks for.
     /// Ids start at `firstEffectID`, after every id the previous life handed out.

@@ -4,7 +4,7 @@ public enum FeedbackKind: String, Sendable {
     case reactSet
 }
 
-/// An effect query (SPEC §2): from the state alone, which effects must be running.
+/// An effect query (docs/contract.md §2): from the state alone, which effects must be running.
 ///
 /// The engine evaluates every feedback after every step and compares the answer with
 /// what is running:

@@ -1,5 +1,5 @@
 /// The result codes of every fallible operation, shared by the engine, the C ABI
-/// (`CORELOGIC_*` in `include/corelogic.h`) and the golden files (SPEC §6, §8).
+/// (`CORELOGIC_*` in `include/corelogic.h`) and the golden files (docs/contract.md §6, §8).
 ///
 /// Codes are stable and only ever appended.
 public enum Status: Int32, CaseIterable, Sendable {
@@ -36,7 +36,7 @@ public enum Status: Int32, CaseIterable, Sendable {
         }
     }
 
-    /// The golden-file spelling (SPEC §8): `ok`, `stale`, `error:schema`, ...
+    /// The golden-file spelling (docs/contract.md §8): `ok`, `stale`, `error:schema`, ...
     public var goldenName: String {
         switch self {
         case .ok: return "ok"

@@ -1,10 +1,10 @@
-/// One running instance of a feature (SPEC §1, §3): its state, its running effects
+/// One running instance of a feature (docs/contract.md §1, §3): its state, its running effects
 /// and its input queue.
 ///
 /// Every input (``send(_:)``, ``deliver(_:_:)``, ``complete(_:)``) goes through one
 /// FIFO queue. A **step** takes one input, reduces it (send and deliver), then
 /// evaluates every feedback on the new state and records the cancel and start
-/// commands (SPEC §2). The rules:
+/// commands (docs/contract.md §2). The rules:
 ///
 /// - **Stale inputs**: `deliver` or `complete` for an id that is not running returns
 ///   ``Outcome/stale``, changes nothing and is not journaled; a stale event never
@@ -25,7 +25,7 @@ public final class System<F: Feature> {
         case complete(effect: UInt64)
     }
 
-    /// The result of one call that ran steps (SPEC §4): the state after the last step
+    /// The result of one call that ran steps (docs/contract.md §4): the state after the last step
     /// and the commands of every step drained by the call, in order.
     public struct Batch {
         public var state: F.State

@@ -23,6 +23,26 @@ final class GoldenFileTests: XCTestCase {
             .sorted { $0.path < $1.path }
     }
 
+    /// Tests/golden/comparisons.json: the cases every host's comparator must agree on.
+    func testTheComparatorFollowsTheSharedCases() throws {
+        let file = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("golden/comparisons.json")
+        guard case .array(let cases)? = try JSONParser.parse(Array(Data(contentsOf: file)))["cases"] else {
+            return XCTFail("\(file.path) has no cases")
+        }
+        XCTAssertFalse(cases.isEmpty)
+        for item in cases {
+            guard let expected = item["expected"], let actual = item["actual"],
+                  case .bool(let equal)? = item["equal"] else { return XCTFail("malformed case \(item)") }
+            let found = jsonDifferences(expected: expected, actual: actual)
+            XCTAssertEqual(found.isEmpty, equal, "\(item["rule"].map { "\($0)" } ?? ""): \(found)")
+            if case .string(let path)? = item["path"] {
+                XCTAssertTrue(found.first?.hasPrefix(path + ":") ?? false, "expected the difference at \(path), got \(found)")
+            }
+        }
+    }
+
     func testEveryGoldenFilePasses() throws {
         let update = ProcessInfo.processInfo.environment["CORELOGIC_GOLDEN_UPDATE"] == "1"
         let files = try Self.goldenFiles()

@@ -32,9 +32,21 @@ func jsonDifferences(expected: JSONValue, actual: JSONValue, path: String = "$")
         }
         return out
     default:
-        if let x = numericValue(expected), let y = numericValue(actual), x == y { return [] }
-        if expected == actual { return [] }
+        if sameNumber(expected, actual) || expected == actual { return [] }
         return ["\(path): expected \(JSONWriter.string(expected)), got \(JSONWriter.string(actual))"]
+    }
+}
+
+/// Numbers by value: integers exactly, whatever their width; a double against any number
+/// by its value as a double.
+private func sameNumber(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    switch (a, b) {
+    case let (.int(x), .int(y)): return x == y
+    case let (.uint(x), .uint(y)): return x == y
+    case let (.int(x), .uint(y)), let (.uint(y), .int(x)): return x >= 0 && UInt64(x) == y
+    default:
+        guard let x = numericValue(a), let y = numericValue(b) else { return false }
+        return x == y
     }
 }
 

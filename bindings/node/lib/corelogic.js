@@ -238,7 +238,10 @@ class Batch {
 }
 
 function parseBatch(text) {
-  return new Batch(JSON.parse(text));
+  const batch = new Batch(JSON.parse(text));
+  // The library's own text, for byte-level comparisons and integers beyond 2^53.
+  Object.defineProperty(batch, 'json', { value: text });
+  return batch;
 }
 
 /** What deliver/complete return for an effect that is not running: the input was dropped. */
@@ -354,7 +357,12 @@ class System {
    * @throws {NotFoundError} unknown query (the message lists the valid ones)
    */
   query(name) {
-    return JSON.parse(addon.query(this._handle(), nameText(name, 'query name')));
+    return JSON.parse(this.queryJson(name));
+  }
+
+  /** The value of a state query as the library's JSON text. */
+  queryJson(name) {
+    return addon.query(this._handle(), nameText(name, 'query name'));
   }
 
   /** The effects running now, oldest first: [{id, feedback, request}]. */

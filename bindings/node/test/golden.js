@@ -182,7 +182,7 @@ function perform(action, argument, system) {
       result = system.complete(effectId(effect));
     } else if (action === 'query') {
       if (typeof argument !== 'string') throw new Abort('query takes a query name');
-      result = { value: parse(JSON.stringify(system.query(argument))) };
+      result = { value: parse(system.queryJson(argument)) };
     } else {
       throw new Abort(`unknown action '${action}'; actions: send, sendRaw, deliver, complete, query`);
     }
@@ -196,8 +196,8 @@ function perform(action, argument, system) {
   if (status === 0 && action === 'query') {
     actual.set('value', result.value);
   } else if (status === 0) {
-    // Re-read through the runner's own parser, so both sides compare alike.
-    const batch = parse(JSON.stringify({ state: result.state, effects: result.effects, steps: result.steps }));
+    // The library's text through the runner's own reader: integers keep every digit.
+    const batch = parse(result.json);
     actual.set('state', batch.get('state'));
     actual.set('effects', batch.get('effects'));
     if (result.steps !== 1) actual.set('steps', batch.get('steps'));
@@ -230,9 +230,16 @@ function differences(expected, actual, where, out) {
     }
     return;
   }
-  if (isNumber(expected) && isNumber(actual) && expected.value === actual.value) return;
+  if (sameNumber(expected, actual)) return;
   if (write(expected) === write(actual) && !isNumber(expected) === !isNumber(actual)) return;
   out.push(`${where}: expected ${write(expected)}, got ${write(actual)}`);
+}
+
+/** Numbers by value: integers exactly, whatever their width; otherwise as doubles. */
+function sameNumber(a, b) {
+  if (!isNumber(a) || !isNumber(b)) return false;
+  if (a.integer && b.integer) return BigInt(a.text) === BigInt(b.text);
+  return a.value === b.value;
 }
 
 function compare(expected, actual, out) {
@@ -274,7 +281,8 @@ function run(file, out) {
   }
   try {
     if (file.has('expectInitial')) {
-      const initial = parse(JSON.stringify({ state: system.initialBatch.state, effects: system.initialBatch.effects }));
+      const batch = parse(system.initialBatch.json);
+      const initial = new Map([['state', batch.get('state')], ['effects', batch.get('effects')]]);
       const found = [];
       compare(file.get('expectInitial'), initial, found);
       for (const line of found) out.push(`expectInitial: ${line}`);
@@ -344,6 +352,43 @@ function collect(root) {
   return found.sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));
 }
 
+/**
+ * <root>/comparisons.json, if there is one: the cases every host's comparator must agree
+ * on (docs/golden-files.md). Returns its FAIL lines and counts.
+ */
+function checkComparisons(root) {
+  const file = path.join(root, 'comparisons.json');
+  if (!fs.existsSync(file)) return null;
+  const lines = [];
+  let cases;
+  try {
+    cases = parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(fs.readFileSync(file))).get('cases');
+  } catch (error) {
+    return { passed: 0, failed: 1, lines: [`FAIL comparisons.json: ${error.message}`] };
+  }
+  if (!Array.isArray(cases) || cases.length === 0) return { passed: 0, failed: 1, lines: ['FAIL comparisons.json: no cases'] };
+  let passed = 0;
+  let failed = 0;
+  cases.forEach((item, i) => {
+    const found = [];
+    let ok = isObject(item) && item.has('expected') && item.has('actual') && typeof item.get('equal') === 'boolean';
+    if (ok) {
+      differences(item.get('expected'), item.get('actual'), '$', found);
+      ok = (found.length === 0) === item.get('equal');
+    }
+    const where = ok ? item.get('path') : undefined;
+    if (ok && typeof where === 'string') ok = found.length > 0 && found[0].startsWith(`${where}:`);
+    if (ok) {
+      passed++;
+    } else {
+      failed++;
+      const rule = isObject(item) && typeof item.get('rule') === 'string' ? item.get('rule') : '?';
+      lines.push(`FAIL comparisons.json: case ${i} (${rule}): ${found.length > 0 ? found[0] : 'no difference found'}`);
+    }
+  });
+  return { passed, failed, lines };
+}
+
 function main(argv) {
   const root = (argv[0] || 'Tests/golden').replace(/\/+$/, '');
   const files = collect(root);
@@ -365,9 +410,14 @@ function main(argv) {
     }
   }
   console.log(`golden-node: ${passed} passed, ${failed} failed`);
-  return failed === 0 ? 0 : 1;
+  const comparisons = checkComparisons(root);
+  if (comparisons) {
+    for (const line of comparisons.lines) console.log(line);
+    console.log(`comparisons-node: ${comparisons.passed} passed, ${comparisons.failed} failed`);
+  }
+  return failed === 0 && (!comparisons || comparisons.failed === 0) ? 0 : 1;
 }
 
-module.exports = { parse, write, runFile, collect };
+module.exports = { parse, write, runFile, collect, checkComparisons };
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

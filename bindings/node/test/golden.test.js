@@ -61,3 +61,9 @@ test('edge cases get the same verdict as the other runners (Tests/hosts/golden-e
     assert.equal(failures.length === 0, passes, `${file}: ${failures.join('; ')}`);
   }
 });
+
+test('the comparator follows the shared cases (Tests/golden/comparisons.json)', () => {
+  const result = golden.checkComparisons(path.join(__dirname, '..', '..', '..', 'Tests', 'golden'));
+  assert.deepEqual(result.lines, []);
+  assert.ok(result.passed >= 10, `cases passed: ${result.passed}`);
+});

@@ -64,6 +64,8 @@ __all__ = [
     "version",
 ]
 
+# The C header's CORELOGIC_VERSION_STRING; pyproject.toml reads it from here, and
+# tests/test_package.py checks it against the header and the loaded library.
 __version__ = "0.1.0"
 
 LibraryArgument = Optional[Union[Library, PathLike]]

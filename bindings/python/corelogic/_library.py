@@ -40,8 +40,8 @@ _int = ctypes.c_int
 _str = ctypes.c_char_p
 _out = ctypes.POINTER(ctypes.c_void_p)
 
-# name: (restype, argtypes). Functions added later to the ABI (journal,
-# checkpoint, restore) go here and are bound the same way.
+# name: (restype, argtypes): every function of include/corelogic.h the binding
+# calls. A new one goes here and gets an attribute annotation on Library.
 _PROTOTYPES: Dict[str, Any] = {
     "corelogic_version": (ctypes.c_char_p, []),
     "corelogic_abi_version": (_int, []),

@@ -8,6 +8,8 @@ returned as :data:`corelogic.STALE` (see :mod:`corelogic.system`).
 
 from __future__ import annotations
 
+import errno
+import os
 from typing import Dict, Optional, Type
 
 __all__ = [
@@ -124,13 +126,26 @@ class ArgumentError(CorelogicError, ValueError):
     status_name = "CORELOGIC_ERR_ARG"
 
 
-class StorageError(CorelogicError):
+class StorageError(CorelogicError, OSError):
     """A file-system error while reading or writing a journal or a snapshot
-    (``CORELOGIC_ERR_IO``, -6). Named ``StorageError`` so that it does not
-    shadow the built-in ``IOError``."""
+    (``CORELOGIC_ERR_IO``, -6).
+
+    An :class:`OSError`, so ``except OSError`` catches it with the other
+    file-system errors. When the library's message ends with the system's
+    description of an error (``"cannot create directory /x: Permission
+    denied"``), :attr:`errno` and :attr:`strerror` hold that error; otherwise
+    (``"no journal directory /x"``) they are ``None``. Named ``StorageError``
+    so that it does not shadow the built-in ``IOError``."""
 
     code = ERR_IO
     status_name = "CORELOGIC_ERR_IO"
+
+    def __init__(self, message: str, status: Optional[int] = None) -> None:
+        super().__init__(message, status)
+        number = _errno_described_at_end(message)
+        if number is not None:
+            self.errno = number
+            self.strerror = os.strerror(number)
 
 
 class CorruptError(CorelogicError):
@@ -139,6 +154,16 @@ class CorruptError(CorelogicError):
 
     code = ERR_CORRUPT
     status_name = "CORELOGIC_ERR_CORRUPT"
+
+
+# strerror() text -> errno, for the messages of the library's file-system errors,
+# which end with ": <strerror(errno)>" (the library and Python share the C library).
+_ERRNO_BY_DESCRIPTION: Dict[str, int] = {os.strerror(number): number for number in sorted(errno.errorcode)}
+
+
+def _errno_described_at_end(message: str) -> Optional[int]:
+    _, separator, description = message.rpartition(": ")
+    return _ERRNO_BY_DESCRIPTION.get(description) if separator else None
 
 
 _BY_STATUS: Dict[int, Type[CorelogicError]] = {

@@ -38,7 +38,7 @@ may follow an ``"event"`` trace of the same event),
 ``"complete"``, ``"error"`` (detail: the exception).
 
 Handlers run while the system may be in use by other threads; a handler must
-never wait for another thread's call into the same system (SPEC §3).
+never wait for another thread's call into the same system (docs/contract.md §3).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Set, TypeVar
 
 from .errors import ArgumentError
-from .system import Batch, Command, Event, JSONValue, System, _effect_id, _encode_event
+from .system import Batch, Command, Event, JSONValue, System
 
 __all__ = ["AsyncRunner", "ThreadRunner", "CancellationToken", "ErrorMapper", "Tracer"]
 
@@ -134,7 +134,7 @@ class _Runner:
             raise RuntimeError("this runner is closed")
         if self._started:
             return
-        if self.system._command_handler is not None:
+        if self.system.command_handler is not None:
             raise RuntimeError(
                 f"the {self.system.feature!r} system already has a command handler "
                 f"(another runner?): one runner per system"
@@ -169,10 +169,9 @@ class _Runner:
             return False
         # Traced before the call, so that a trace reads as cause then effects.
         self._emit("event", effect_id, event)
-        system = self.system
         # The commands and states reach the runner through its handlers, so
         # the batch is not even asked for.
-        if not system._input_without_batch(system._deliver_fn, _effect_id(effect_id), _encode_event(event)):
+        if not self.system.deliver_without_batch(effect_id, event):
             self._emit("stale", effect_id, event)
             return False
         return not cancelled()
@@ -197,14 +196,13 @@ class _Runner:
         if cancelled() or self.system.closed:
             return
         try:
-            system = self.system
-            if system._input_without_batch(system._complete_fn, _effect_id(effect_id)):
+            if self.system.complete_without_batch(effect_id):
                 self._emit("complete", effect_id)
         except Exception:
             log.exception("completing effect %d failed", effect_id)
 
     def _detach(self) -> None:
-        if self._started and not self.system.closed and self.system._command_handler == self._on_command:
+        if self._started and not self.system.closed and self.system.command_handler == self._on_command:
             try:
                 self.system.on_command(None)
                 self.system.on_state(None)
@@ -536,16 +534,16 @@ class ThreadRunner(_Runner):
 
     ::
 
-        with corelogic.ThreadRunner(system) as runner:
+        runner = corelogic.ThreadRunner(system)
 
-            @runner.effect("download")
-            def download(request, token):
-                for chunk in fetch(request["url"]):
-                    if token.cancelled:
-                        return None
-                return {"finished": {"url": request["url"]}}
+        @runner.effect("download")
+        def download(request, token):
+            for chunk in fetch(request["url"]):
+                if token.cancelled:
+                    return None
+            return {"finished": {"url": request["url"]}}
 
-            runner.start()
+        with runner:
             runner.send({"enqueue": {"url": "https://example.com/a"}})
             runner.run_until(lambda s: not s["pending"], timeout=10)
 
@@ -554,6 +552,10 @@ class ThreadRunner(_Runner):
     event or ``None``, or is a generator yielding events. Cancellation is
     cooperative: the runner cannot stop a thread, but drops everything a
     cancelled handler produces.
+
+    Start it with ``with runner:`` (leaving the block closes it), :meth:`start`,
+    or the first :meth:`run_until`, as :class:`AsyncRunner` starts with
+    ``async with runner:``.
 
     Args:
         max_workers: the pool size (``concurrent.futures`` default if ``None``).
@@ -604,6 +606,7 @@ class ThreadRunner(_Runner):
         self._attach()
 
     def __enter__(self) -> "ThreadRunner":
+        self.start()
         return self
 
     def __exit__(self, *exc_info: Any) -> None:

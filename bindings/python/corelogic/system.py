@@ -50,17 +50,14 @@ DURABILITY_EVERY_INPUT = 0
 #: sync and close. A process crash still loses nothing acknowledged.
 DURABILITY_INTERVAL = 1
 
-# The C scanner behind json.loads, called directly: the library's output is
-# always exactly one compact JSON value, so the checks json.loads adds around
-# it (encoding detection, trailing data) only cost time on the hot path.
-_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+# The library's output is always one compact UTF-8 JSON value, so the documented
+# JSONDecoder.raw_decode is enough: json.loads would also detect the encoding and
+# look for whitespace around the value, which only costs time on the hot path.
+_raw_decode = json.JSONDecoder().raw_decode
 
 
 def _parse(raw: bytes) -> JSONValue:
-    try:
-        return _scan(raw.decode("utf-8"), 0)[0]
-    except StopIteration:
-        return json.loads(raw)  # raises a JSONDecodeError naming the position
+    return _raw_decode(raw.decode("utf-8"))[0]
 
 
 # Encoded str events ("increment" -> b'"increment"'); bounded, since names
@@ -90,10 +87,29 @@ def encode_json(value: Any, what: str = "event") -> bytes:
 
 
 def _encode_event(event: Any) -> bytes:
+    if type(event) is str and event.lstrip()[:1] in ("{", "[", '"'):
+        # A case name never starts like JSON text: this is an event already
+        # serialized, which would otherwise be sent as one odd case name.
+        raise ArgumentError(_json_text_event_message(event))
     data = encode_json(event)
     if type(event) is str and len(_STR_EVENTS) < _STR_EVENTS_MAX:
         _STR_EVENTS[event] = data
     return data
+
+
+def _json_text_event_message(text: str) -> str:
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    try:
+        value = json.loads(text)
+    except ValueError:
+        as_object = "an object such as {'increment': {}}"
+    else:
+        as_object = f"the object itself, {value!r}" if len(repr(value)) <= 80 else "the object itself"
+    return (
+        f"an event object or a case name was expected, not a str of JSON text {shown!r}: "
+        f"pass {as_object}, or a case name such as 'increment'; "
+        f"JSON text goes as bytes (text.encode())"
+    )
 
 
 def _event_bytes(event: Any) -> bytes:
@@ -172,11 +188,7 @@ class Batch:
 
 
 def _batch(raw: bytes) -> Batch:
-    if not raw:
-        # A call queued from inside a handler runs after the current step,
-        # so it has no batch of its own.
-        return Batch(None, [], 0)
-    value = _scan(raw.decode("utf-8"), 0)[0]
+    value = _parse(raw)
     return Batch(value["state"], value["effects"], value["steps"])
 
 
@@ -244,7 +256,7 @@ class System:
 
     Attributes:
         initial_batch: the creation :class:`Batch`: the initial state, and the
-            effects it asks for (started at once; SPEC §3).
+            effects it asks for (started at once; docs/contract.md §3).
     """
 
     def __init__(
@@ -330,10 +342,8 @@ class System:
         if status:
             raise self._error(status)
         raw = view.value
-        if raw is None:
-            return _batch(b"")
         self._free_string(out.value)
-        value = _scan(raw.decode("utf-8"), 0)[0]
+        value = _parse(raw)
         return Batch(value["state"], value["effects"], value["steps"])
 
     def deliver(self, effect_id: int, event: Event) -> Union[Batch, Stale]:
@@ -351,9 +361,20 @@ class System:
         effect is not running."""
         return self._run(self._complete_fn, _effect_id(effect_id))
 
+    def deliver_without_batch(self, effect_id: int, event: Event) -> bool:
+        """:meth:`deliver`, without building a batch: for hosts that follow the
+        push handlers (:meth:`on_command`, :meth:`on_state`), as the runners do.
+        Returns ``False`` if the effect was not running (the event was
+        dropped), ``True`` if the event was accepted."""
+        return self._input_without_batch(self._deliver_fn, _effect_id(effect_id), _event_bytes(event))
+
+    def complete_without_batch(self, effect_id: int) -> bool:
+        """:meth:`complete`, without building a batch (see
+        :meth:`deliver_without_batch`). Returns ``False`` if the effect was not
+        running, ``True`` if the completion was accepted."""
+        return self._input_without_batch(self._complete_fn, _effect_id(effect_id))
+
     def _input_without_batch(self, function: Any, *args: Any) -> bool:
-        """Run deliver/complete without asking for a batch (runners use the
-        push handlers instead); return False if the input was stale."""
         status = function(self._handle, *args, None)
         if status:
             if status == 1:
@@ -372,8 +393,6 @@ class System:
                 return STALE
             raise self._error(status)
         raw = view.value
-        if raw is None:
-            return _batch(b"")
         self._free_string(out.value)
         return _batch(raw)
 
@@ -435,6 +454,16 @@ class System:
         removes it. The same rules as :meth:`on_command` apply."""
         self._register(self._lib.corelogic_system_on_state, handler, "state")
         self._state_handler = handler
+
+    @property
+    def command_handler(self) -> Optional[CommandHandler]:
+        """The handler registered with :meth:`on_command`, or ``None``."""
+        return self._command_handler
+
+    @property
+    def state_handler(self) -> Optional[StateHandler]:
+        """The handler registered with :meth:`on_state`, or ``None``."""
+        return self._state_handler
 
     def _register(self, function: Any, handler: Optional[Callable[[Any], None]], what: str) -> None:
         if handler is None:

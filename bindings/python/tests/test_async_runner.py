@@ -271,6 +271,27 @@ def test_closing_the_runner_cancels_running_tasks(search):
     assert [effect["id"] for effect in search.effects] == [1]
 
 
+def test_entering_the_context_starts_the_runner_like_with_for_threads(search):
+    # The effect is running before the runner exists: entering must start its handler.
+    search.send(SWIFT)
+    runner = corelogic.AsyncRunner(search)
+    started = []
+
+    @runner.effect("loadPage")
+    async def load_page(request):
+        started.append(request["url"])
+        await asyncio.sleep(5)
+
+    async def main():
+        async with runner:
+            assert search.command_handler is not None
+            await asyncio.sleep(0)
+            assert started == ["/search/repositories?q=swift"]
+        assert search.command_handler is None
+
+    asyncio.run(main())
+
+
 def test_an_unknown_feedback_name_is_refused(search):
     runner = corelogic.AsyncRunner(search)
     with pytest.raises(corelogic.ArgumentError, match="loadPage, retryTimer"):

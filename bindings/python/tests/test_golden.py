@@ -58,6 +58,18 @@ def difference(expected: Any, actual: Any, path: str = "$") -> Optional[str]:
     return f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}"
 
 
+COMPARISONS = json.loads((REPOSITORY / "Tests" / "golden" / "comparisons.json").read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", COMPARISONS, ids=[case["rule"] for case in COMPARISONS])
+def test_the_comparator_follows_the_shared_cases(case):
+    """Tests/golden/comparisons.json: the cases every host's comparator must agree on."""
+    found = difference(case["expected"], case["actual"])
+    assert (found is None) == case["equal"], found
+    if "path" in case:
+        assert found is not None and found.startswith(case["path"] + ":"), found
+
+
 def status_of(exc: Optional[corelogic.CorelogicError], result: Any) -> str:
     if exc is not None:
         return "error:" + exc.status_name.replace("CORELOGIC_ERR_", "").lower()

@@ -57,6 +57,23 @@ def test_a_handler_answering_at_once_is_applied_before_the_call_returns(search):
     assert len(inner) == 1 and inner[0].steps == 0 and inner[0].effects == []
 
 
+def test_inputs_without_a_batch_report_only_whether_they_were_accepted(search):
+    commands, states = [], []
+    search.on_command(commands.append)
+    search.on_state(states.append)
+    assert (search.command_handler, search.state_handler) == (commands.append, states.append)
+    search.send({"queryChanged": {"text": "swift"}})
+    assert search.deliver_without_batch(1, page(["pushed/result"])) is True
+    # What a batch would have said reached the handlers instead.
+    assert commands[-1] == {"cancel": 1}
+    assert [item["name"] for item in states[-1]["items"]] == ["pushed/result"]
+    assert search.deliver_without_batch(1, page(["late/result"])) is False
+    assert search.complete_without_batch(1) is False
+    assert [item["name"] for item in search.state["items"]] == ["pushed/result"]
+    with pytest.raises(corelogic.ArgumentError):
+        search.complete_without_batch(-1)
+
+
 def test_an_exception_in_a_handler_is_logged_and_the_call_succeeds(counter, caplog):
     def broken(state):
         raise RuntimeError("handler bug")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 
 import pytest
@@ -97,6 +98,16 @@ def test_a_missing_directory_is_a_storage_error(library, tmp_path):
     with pytest.raises(corelogic.StorageError, match="no journal directory") as caught:
         corelogic.System.restore("counter", tmp_path / "missing", library=library)
     assert caught.value.status == corelogic.errors.ERR_IO
+
+
+def test_a_file_system_failure_is_an_os_error_with_its_errno(library, tmp_path):
+    (tmp_path / "file").write_text("")
+    with corelogic.System("counter", library=library) as counter:
+        with pytest.raises(OSError) as caught:
+            counter.open_journal(tmp_path / "file" / "journal")
+    assert isinstance(caught.value, corelogic.StorageError)
+    assert caught.value.errno == errno.ENOTDIR
+    assert str(tmp_path / "file" / "journal") in caught.value.message
 
 
 def test_a_torn_last_record_is_reported_and_left_out(library, tmp_path):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import gc
+import os
 import weakref
 
 import pytest
@@ -127,6 +129,20 @@ def test_an_unknown_case_raises_schema_error_naming_the_valid_cases(counter):
     assert "increment" in caught.value.message and "decrement" in caught.value.message
 
 
+@pytest.mark.parametrize("text", ['{"queryChanged": {"text": "swift"}}', ' {"queryChanged":{"text":"swift"}}'])
+def test_a_json_string_event_gets_an_error_showing_both_expected_forms(search, text):
+    with pytest.raises(corelogic.ArgumentError) as caught:
+        search.send(text)
+    message = str(caught.value)
+    assert "an event object or a case name was expected" in message
+    assert "{'queryChanged': {'text': 'swift'}}" in message  # the object to pass instead
+    assert "a case name such as 'increment'" in message
+    assert "unknown case" not in message
+    with pytest.raises(corelogic.ArgumentError, match="an event object or a case name was expected"):
+        search.deliver(1, '"reachedBottom"')
+    assert search.send(text.encode()).state["query"] == "swift"  # the same text as bytes is accepted
+
+
 def test_schema_errors_name_the_json_path(search):
     with pytest.raises(corelogic.SchemaError, match=r"\$\.queryChanged\.text"):
         search.send({"queryChanged": {"text": 5}})
@@ -198,6 +214,17 @@ def test_every_status_has_its_exception(status, cls):
     assert type(error) is cls
     assert (error.status, error.message) == (status, "what and where")
     assert cls.status_name in str(error)
+
+
+def test_a_storage_error_is_an_os_error_carrying_the_errno_it_names():
+    from corelogic.errors import error_for_status
+
+    described = error_for_status(-6, f"cannot create directory /x: {os.strerror(errno.EACCES)}")
+    assert isinstance(described, OSError) and isinstance(described, corelogic.CorelogicError)
+    assert (described.errno, described.strerror) == (errno.EACCES, os.strerror(errno.EACCES))
+    assert str(described) == f"cannot create directory /x: {os.strerror(errno.EACCES)} [CORELOGIC_ERR_IO]"
+    plain = error_for_status(-6, "no journal directory /x")
+    assert (plain.errno, plain.strerror, plain.status) == (None, None, -6)
 
 
 def test_an_unknown_future_status_still_raises_a_corelogic_error():

@@ -20,15 +20,15 @@ def loaded(state):
 
 def test_a_blocking_handler_result_is_delivered(search):
     threads = []
-    with corelogic.ThreadRunner(search) as runner:
+    runner = corelogic.ThreadRunner(search)
 
-        @runner.effect("loadPage")
-        def load_page(request):
-            threads.append(threading.current_thread().name)
-            time.sleep(0.01)
-            return page(["apple/swift"])
+    @runner.effect("loadPage")
+    def load_page(request):
+        threads.append(threading.current_thread().name)
+        time.sleep(0.01)
+        return page(["apple/swift"])
 
-        runner.start()
+    with runner:
         runner.send(SWIFT)
         state = runner.run_until(loaded, timeout=5)
     assert [item["name"] for item in state["items"]] == ["apple/swift"]
@@ -41,18 +41,18 @@ def test_cancellation_reaches_the_token_and_the_late_result_is_dropped(search):
     tokens = {}
     cancelled_seen = threading.Event()
 
-    with corelogic.ThreadRunner(search, trace=lambda kind, effect_id, detail: log.append((kind, effect_id))) as runner:
+    runner = corelogic.ThreadRunner(search, trace=lambda kind, effect_id, detail: log.append((kind, effect_id)))
 
-        @runner.effect("loadPage")
-        def load_page(request, token):
-            tokens[request["url"]] = token
-            if request["url"].endswith("=a"):
-                if token.wait(5):
-                    cancelled_seen.set()
-                return page(["late/a"])  # answers anyway: must be dropped
-            return page(["fresh/b"])
+    @runner.effect("loadPage")
+    def load_page(request, token):
+        tokens[request["url"]] = token
+        if request["url"].endswith("=a"):
+            if token.wait(5):
+                cancelled_seen.set()
+            return page(["late/a"])  # answers anyway: must be dropped
+        return page(["fresh/b"])
 
-        runner.start()
+    with runner:
         runner.send({"queryChanged": {"text": "a"}})
         while "/search/repositories?q=a" not in tokens:
             time.sleep(0.001)
@@ -68,27 +68,28 @@ def test_cancellation_reaches_the_token_and_the_late_result_is_dropped(search):
 
 
 def test_a_handler_may_leave_out_the_token(search):
-    with corelogic.ThreadRunner(search, max_workers=1) as runner:
+    runner = corelogic.ThreadRunner(search, max_workers=1)
 
-        @runner.effect("loadPage")
-        def load_page(request):
-            return page(["no/token"])
+    @runner.effect("loadPage")
+    def load_page(request):
+        return page(["no/token"])
 
-        runner.start()
+    with runner:
         runner.send(SWIFT)
         assert [item["name"] for item in runner.run_until(loaded, timeout=5)["items"]] == ["no/token"]
 
 
 def test_a_generator_handler_delivers_each_event(library):
-    with corelogic.System("downloads", library=library) as downloads, corelogic.ThreadRunner(downloads) as runner:
+    downloads = corelogic.System("downloads", library=library)
+    runner = corelogic.ThreadRunner(downloads)
 
-        @runner.effect("download")
-        def download(request, token):
-            if request["url"] == "a":
-                yield {"enqueue": {"url": "b"}}
-            yield {"finished": {"url": request["url"]}}
+    @runner.effect("download")
+    def download(request, token):
+        if request["url"] == "a":
+            yield {"enqueue": {"url": "b"}}
+        yield {"finished": {"url": request["url"]}}
 
-        runner.start()
+    with downloads, runner:
         runner.send({"enqueue": {"url": "a"}})
         state = runner.run_until(lambda s: len(s["finished"]) == 2, timeout=5)
     assert sorted(state["finished"]) == ["a", "b"]
@@ -98,17 +99,17 @@ def test_an_exception_becomes_an_event_through_on_error(search):
     def on_error(feedback, request, exc):
         return {"loadFailed": {"error": {"rateLimited": {"retryAfter": 30}}}}
 
-    with corelogic.ThreadRunner(search, on_error=on_error) as runner:
+    runner = corelogic.ThreadRunner(search, on_error=on_error)
 
-        @runner.effect("loadPage")
-        def load_page(request):
-            raise TimeoutError("slow server")
+    @runner.effect("loadPage")
+    def load_page(request):
+        raise TimeoutError("slow server")
 
-        @runner.effect("retryTimer")
-        def retry_timer(request, token):
-            token.wait(request["seconds"])
+    @runner.effect("retryTimer")
+    def retry_timer(request, token):
+        token.wait(request["seconds"])
 
-        runner.start()
+    with runner:
         runner.send(SWIFT)
         state = runner.run_until(lambda s: "lastError" in s, timeout=5)
     assert state["lastError"] == {"rateLimited": {"retryAfter": 30}}
@@ -116,13 +117,13 @@ def test_an_exception_becomes_an_event_through_on_error(search):
 
 def test_an_unmapped_exception_is_logged_and_the_effect_completed(search, caplog):
     with caplog.at_level(logging.ERROR, logger="corelogic.runner"):
-        with corelogic.ThreadRunner(search) as runner:
+        runner = corelogic.ThreadRunner(search)
 
-            @runner.effect("loadPage")
-            def load_page(request):
-                raise KeyError("handler bug")
+        @runner.effect("loadPage")
+        def load_page(request):
+            raise KeyError("handler bug")
 
-            runner.start()
+        with runner:
             runner.send(SWIFT)
             deadline = time.monotonic() + 5
             while search.effects and time.monotonic() < deadline:
@@ -152,13 +153,14 @@ def test_closing_the_runner_cancels_tokens_and_waits(search):
 
 def test_many_threads_enqueue_and_every_download_finishes(library):
     urls = [f"https://example.com/{thread}/{index}" for thread in range(8) for index in range(50)]
-    with corelogic.System("downloads", library=library) as downloads, corelogic.ThreadRunner(downloads, max_workers=4) as runner:
+    downloads = corelogic.System("downloads", library=library)
+    runner = corelogic.ThreadRunner(downloads, max_workers=4)
 
-        @runner.effect("download")
-        def download(request, token):
-            return {"finished": {"url": request["url"]}}
+    @runner.effect("download")
+    def download(request, token):
+        return {"finished": {"url": request["url"]}}
 
-        runner.start()
+    with downloads, runner:
 
         def enqueue(thread):
             for url in urls[thread * 50:(thread + 1) * 50]:
@@ -172,6 +174,23 @@ def test_many_threads_enqueue_and_every_download_finishes(library):
         state = runner.run_until(lambda s: len(s["finished"]) == len(urls), timeout=20)
     assert sorted(state["finished"]) == sorted(urls)
     assert state["pending"] == []
+
+
+def test_entering_the_context_starts_the_runner_like_async_with(search):
+    # The effect is running before the runner exists: entering must start its handler.
+    search.send(SWIFT)
+    runner = corelogic.ThreadRunner(search)
+    started = threading.Event()
+
+    @runner.effect("loadPage")
+    def load_page(request, token):
+        started.set()
+        token.wait(5)
+
+    with runner:
+        assert search.command_handler is not None
+        assert started.wait(5)
+    assert search.command_handler is None
 
 
 def test_run_until_times_out(search):

@@ -4,7 +4,7 @@ class EffectTracker<State> {
     /// Re-evaluates the query on `state` and records cancels and starts in `ledger`.
     /// A nil state means "no state to ask from": every running effect is cancelled.
     func update(_ state: State?, _ ledger: inout EffectLedger) {}
-    /// The effect finished on its own (SPEC §3 `complete`); it is no longer running,
+    /// The effect finished on its own (docs/contract.md §3 `complete`); it is no longer running,
     /// but its request stays current, so an equal request does not restart it.
     func completed(_ id: UInt64) {}
     /// Appends the effects this feedback has running.

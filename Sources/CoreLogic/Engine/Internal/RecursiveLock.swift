@@ -8,10 +8,11 @@ import Darwin
 
 /// A recursive mutex. A system holds it while it drains its queue, so calls from
 /// other threads wait, while a call from inside a handler on the draining thread
-/// gets through and is queued instead of reducing re-entrantly (SPEC §3).
+/// gets through and is queued instead of reducing re-entrantly (docs/contract.md §3).
 ///
-/// The C library's mutex is the only thing the engine takes from outside the Swift
-/// standard library: the standard library has no recursive lock.
+/// The C library's mutex (Glibc, Musl or Darwin: POSIX threads) is the only thing the
+/// engine takes from outside the Swift standard library: the standard library has no
+/// recursive lock. No Foundation, no package.
 final class RecursiveLock {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

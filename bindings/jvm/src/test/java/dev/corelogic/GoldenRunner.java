@@ -46,7 +46,55 @@ public final class GoldenRunner {
             }
         }
         java.lang.System.out.println("golden-jvm: " + passed + " passed, " + failed + " failed");
-        java.lang.System.exit(failed == 0 ? 0 : 1);
+        int comparisonsFailed = 0;
+        if (Files.exists(root.resolve("comparisons.json"))) {
+            List<String> lines = new ArrayList<>();
+            int[] counts = checkComparisons(root.resolve("comparisons.json"), lines);
+            for (String line : lines) java.lang.System.out.println(line);
+            java.lang.System.out.println("comparisons-jvm: " + counts[0] + " passed, " + counts[1] + " failed");
+            comparisonsFailed = counts[1];
+        }
+        java.lang.System.exit(failed == 0 && comparisonsFailed == 0 ? 0 : 1);
+    }
+
+    /**
+     * The cases every host's comparator must agree on (Tests/golden/comparisons.json,
+     * docs/golden-files.md); appends a FAIL line per case that disagrees and returns
+     * {passed, failed}.
+     */
+    static int[] checkComparisons(Path file, List<String> out) {
+        List<?> cases;
+        try {
+            cases = Json.parse(Files.readString(file), 128, true) instanceof Map<?, ?> m && m.get("cases") instanceof List<?> l
+                    ? l : List.of();
+        } catch (IOException | JsonException e) {
+            out.add("FAIL comparisons.json: " + e.getMessage());
+            return new int[] {0, 1};
+        }
+        if (cases.isEmpty()) {
+            out.add("FAIL comparisons.json: no cases");
+            return new int[] {0, 1};
+        }
+        int passed = 0;
+        int failed = 0;
+        for (int i = 0; i < cases.size(); i++) {
+            Map<?, ?> item = cases.get(i) instanceof Map<?, ?> m ? m : Map.of();
+            List<String> found = new ArrayList<>();
+            boolean ok = item.containsKey("expected") && item.containsKey("actual") && item.get("equal") instanceof Boolean;
+            if (ok) {
+                differences(item.get("expected"), item.get("actual"), "$", found);
+                ok = found.isEmpty() == (Boolean) item.get("equal");
+            }
+            if (ok && item.get("path") instanceof String where) ok = !found.isEmpty() && found.get(0).startsWith(where + ":");
+            if (ok) {
+                passed++;
+            } else {
+                failed++;
+                out.add("FAIL comparisons.json: case " + i + " (" + item.get("rule") + "): "
+                        + (found.isEmpty() ? "no difference found" : found.get(0)));
+            }
+        }
+        return new int[] {passed, failed};
     }
 
     /** The .json files in the subdirectories of root (its top level holds schema.json), sorted. */
@@ -290,9 +338,17 @@ public final class GoldenRunner {
             }
             return;
         }
-        if (expected instanceof Number e && actual instanceof Number a && e.doubleValue() == a.doubleValue()) return;
+        if (sameNumber(expected, actual)) return;
         if (strictlyEqual(expected, actual)) return;
         out.add(path + ": expected " + Json.write(expected) + ", got " + Json.write(actual));
+    }
+
+    /** Numbers by value: integers exactly, whatever their width; otherwise as doubles. */
+    static boolean sameNumber(Object a, Object b) {
+        if (!(a instanceof Number x) || !(b instanceof Number y)) return false;
+        boolean integers = (x instanceof Long || x instanceof BigInteger) && (y instanceof Long || y instanceof BigInteger);
+        if (integers) return new BigInteger(x.toString()).equals(new BigInteger(y.toString()));
+        return x.doubleValue() == y.doubleValue();
     }
 
     private static boolean strictlyEqual(Object a, Object b) {

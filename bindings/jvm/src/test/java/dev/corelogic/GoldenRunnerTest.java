@@ -29,6 +29,14 @@ class GoldenRunnerTest {
                 "step 3 (deliver): status: expected \"ok\", got \"stale\""), GoldenRunner.runFile(wrong));
     }
 
+    @Test
+    void theComparatorFollowsTheSharedCases() {
+        List<String> failures = new java.util.ArrayList<>();
+        int[] counts = GoldenRunner.checkComparisons(Path.of("Tests", "golden", "comparisons.json"), failures);
+        assertEquals(List.of(), failures);
+        assertEquals(true, counts[0] >= 10, "cases passed: " + counts[0]);
+    }
+
     /** Tests/hosts/golden-edge: a file named passes-* passes and fails-* fails, as in the Swift and C runners. */
     @Test
     void edgeCasesGetTheSameVerdictAsTheOtherRunners() throws Exception {
