@@ -69,6 +69,7 @@ bench: lib | $(C_OUT)
 	@echo "== JSON codec: ours vs Foundation =="
 	.build/bench/release/CodecBench
 	@if [ -f bindings/python/bench.py ]; then echo; echo "== Python binding =="; $(PYTHON) bindings/python/bench.py; fi
+	@$(MAKE) --no-print-directory bench-hosts
 
 # Instructions per event on each hot path (C ABI, in-process Swift, Python), counted by
 # callgrind: repeatable on a loaded machine, unlike times. Not part of `make test`.
@@ -349,3 +350,19 @@ SOAK_SYSTEMS ?= 1000000
 soak: lib | $(C_OUT)
 	$(CC) $(CFLAGS) -pthread Benchmarks/c/soak.c -o $(C_OUT)/soak $(C_LINK)
 	$(C_OUT)/soak $(SOAK_EVENTS) $(SOAK_SYSTEMS)
+
+# ---- the JVM and Node.js bindings (bindings/jvm, bindings/node) ------------------
+include bindings/jvm/jvm.mk
+include bindings/node/node.mk
+
+# The counter round trip through the C, JVM and Node.js hosts, side by side (make bench).
+.PHONY: bench-hosts
+bench-hosts: jvm node | $(C_OUT)
+	$(CC) -O2 -std=c11 Benchmarks/hosts/counter.c -o $(C_OUT)/bench_counter $(C_LINK)
+	@mkdir -p $(JVM_OUT)/bench
+	$(JAVAC) -d $(JVM_OUT)/bench -cp $(JVM_OUT)/classes Benchmarks/hosts/Counter.java
+	@echo
+	@echo "== Hosts: counter round trip through C, the JVM and Node.js =="
+	$(PYTHON) Benchmarks/hosts/compare.py $(C_OUT)/bench_counter \
+	    "$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/bench Counter" \
+	    "$(NODE) Benchmarks/hosts/counter.js"

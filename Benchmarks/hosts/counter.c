@@ -1,0 +1,48 @@
+/* make bench, hosts section: the C figure the JVM and Node.js lines are compared with.
+ * One counter round trip = corelogic_system_send("increment") with its batch, then
+ * corelogic_free: the least any host does. Prints the median of ROUNDS rounds as
+ * "c: <ns> ns/call". */
+#define _POSIX_C_SOURCE 200809L
+#include <corelogic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define ROUNDS 7
+#define CALLS 100000
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double round_ns(corelogic_system counter, int calls) {
+    double start = now();
+    for (int i = 0; i < calls; i++) {
+        char *batch = NULL;
+        if (corelogic_system_send(counter, "\"increment\"", &batch) != CORELOGIC_OK) {
+            fprintf(stderr, "counter: send failed: %s\n", corelogic_last_error());
+            exit(1);
+        }
+        corelogic_free(batch);
+    }
+    return (now() - start) * 1e9 / calls;
+}
+
+int main(void) {
+    corelogic_system counter;
+    if (corelogic_system_new("counter", NULL, &counter, NULL) != CORELOGIC_OK) return 1;
+    round_ns(counter, CALLS / 10); /* warm-up */
+    double rounds[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) rounds[r] = round_ns(counter, CALLS);
+    qsort(rounds, ROUNDS, sizeof rounds[0], compare);
+    printf("c: %.1f ns/call\n", rounds[ROUNDS / 2]);
+    corelogic_system_free(counter);
+    return 0;
+}

@@ -1,0 +1,59 @@
+# The JVM binding (bindings/jvm/README.md), included by the top-level Makefile.
+# `make test-jvm` builds the JNI glue and the Java classes with the JDK's javac, runs
+# the JUnit 5 tests (Debian's junit5 jars) and replays the golden files.
+.PHONY: jvm test-jvm test-golden-jvm
+
+JAVAC        ?= javac
+JAVA         ?= java
+# The JDK whose javac builds the classes also gives the JNI headers: from javac's real
+# path (/usr/lib/jvm/<jdk>/bin/javac), not JAVA_HOME, which may name a runtime without them.
+JDK_HOME     ?= $(shell dirname $$(dirname $$(readlink -f $$(command -v $(JAVAC)))))
+JUNIT_JARS   ?= /usr/share/java
+JVM_OUT      := .build/jvm
+JVM_SOURCES  := $(wildcard bindings/jvm/src/main/java/dev/corelogic/*.java)
+JVM_TESTS    := $(wildcard bindings/jvm/src/test/java/dev/corelogic/*.java)
+JVM_JNI      := $(JVM_OUT)/libcorelogic_jni.so
+JVM_TEST_CP  := $(JUNIT_JARS)/junit-jupiter-api.jar:$(JUNIT_JARS)/apiguardian-api.jar:$(JUNIT_JARS)/opentest4j.jar:$(JUNIT_JARS)/junit-platform-launcher.jar:$(JUNIT_JARS)/junit-platform-engine.jar:$(JUNIT_JARS)/junit-platform-commons.jar
+JVM_RUN_CP   := $(JVM_OUT)/classes:$(JVM_OUT)/test-classes:$(JUNIT_JARS)/junit-platform-console-standalone.jar:$(JVM_TEST_CP)
+JVM_RUN      := $(JAVA) -Dcorelogic.jni.library=$(CURDIR)/$(JVM_JNI)
+
+test: test-jvm
+
+# The glue links libcorelogic with a run path to the build tree, as the C tests do.
+$(JVM_JNI): bindings/jvm/src/main/c/corelogic_jni.c include/corelogic.h $(LIB)
+	@mkdir -p $(JVM_OUT)
+	$(CC) $(CFLAGS) -shared -fPIC -I$(JDK_HOME)/include -I$(JDK_HOME)/include/linux -Iinclude \
+	    $< -o $@ -L.build/release -lcorelogic -Wl,-rpath,$(CURDIR)/.build/release
+
+$(JVM_OUT)/classes.stamp: $(JVM_SOURCES)
+	@rm -rf $(JVM_OUT)/classes && mkdir -p $(JVM_OUT)/classes
+	$(JAVAC) -Xlint:all -Werror -d $(JVM_OUT)/classes $(JVM_SOURCES)
+	@touch $@
+
+$(JVM_OUT)/test-classes.stamp: $(JVM_TESTS) $(JVM_OUT)/classes.stamp
+	@rm -rf $(JVM_OUT)/test-classes && mkdir -p $(JVM_OUT)/test-classes
+	$(JAVAC) -d $(JVM_OUT)/test-classes -cp $(JVM_OUT)/classes:$(JVM_TEST_CP) $(JVM_TESTS)
+	@touch $@
+
+jvm: lib $(JVM_JNI) $(JVM_OUT)/classes.stamp
+
+test-jvm: jvm $(JVM_OUT)/test-classes.stamp test-golden-jvm
+	$(JVM_RUN) -cp $(JVM_RUN_CP) dev.corelogic.RunTests
+
+test-golden-jvm: jvm $(JVM_OUT)/test-classes.stamp
+	$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/test-classes dev.corelogic.GoldenRunner Tests/golden
+
+# The README's five-minute example runs as written (java's single-file source launcher).
+test-jvm: test-jvm-readme
+.PHONY: test-jvm-readme
+test-jvm-readme: jvm
+	@mkdir -p $(JVM_OUT)/readme
+	awk '/^```java$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/jvm/README.md > $(JVM_OUT)/readme/Tour.java
+	$(JVM_RUN) -cp $(JVM_OUT)/classes $(JVM_OUT)/readme/Tour.java
+
+# The API documentation builds without a doclint error (broken links, bad tags, HTML).
+JAVADOC ?= javadoc
+test-jvm: test-jvm-javadoc
+.PHONY: test-jvm-javadoc
+test-jvm-javadoc: $(JVM_OUT)/classes.stamp
+	$(JAVADOC) -quiet -Xdoclint:all,-missing -Werror -d $(JVM_OUT)/javadoc $(JVM_SOURCES)

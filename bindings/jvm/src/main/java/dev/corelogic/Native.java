@@ -1,0 +1,123 @@
+package dev.corelogic;
+
+import java.io.File;
+import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The native methods of the JNI glue ({@code libcorelogic_jni}), one per C function, and
+ * the two entry points the glue calls back. Internal: arguments are checked by the
+ * public classes before they get here.
+ *
+ * <p>The glue library is loaded from, in order: the {@code corelogic.jni.library} system
+ * property (a path), the {@code CORELOGIC_JNI_LIBRARY} environment variable (a path),
+ * and {@code System.loadLibrary("corelogic_jni")} ({@code java.library.path}). It links
+ * {@code libcorelogic} itself, found through its run path or the system's loader path.
+ */
+final class Native {
+    static final int OK = 0;
+    static final int STALE = 1;
+    static final int KIND_COMMAND = 0;
+    static final int KIND_STATE = 1;
+
+    /** The C ABI version this binding is written for. */
+    static final int ABI_VERSION = 1;
+
+    private Native() {}
+
+    /** Why the native library could not be loaded, or null. */
+    private static final LibraryException LOAD_ERROR;
+
+    static {
+        LOAD_ERROR = loadLibrary();
+    }
+
+    private static LibraryException loadLibrary() {
+        String path = java.lang.System.getProperty("corelogic.jni.library");
+        if (path == null || path.isEmpty()) path = java.lang.System.getenv("CORELOGIC_JNI_LIBRARY");
+        try {
+            if (path != null && !path.isEmpty()) {
+                java.lang.System.load(new File(path).getAbsolutePath());
+            } else {
+                java.lang.System.loadLibrary("corelogic_jni");
+            }
+        } catch (UnsatisfiedLinkError e) {
+            return new LibraryException("cannot load the corelogic JNI library ("
+                    + (path != null && !path.isEmpty() ? path : "corelogic_jni on java.library.path")
+                    + "): " + e.getMessage() + "; set -Dcorelogic.jni.library=/path/to/libcorelogic_jni.so", e);
+        }
+        int found = abiVersion();
+        if (found != ABI_VERSION) {
+            return new LibraryException("libcorelogic has C ABI version " + found
+                    + ", but this binding needs version " + ABI_VERSION
+                    + "; install matching versions of the library and the binding", null);
+        }
+        return null;
+    }
+
+    /** Loads the library once; throws {@link LibraryException} (every time) if it cannot be used. */
+    static void load() {
+        if (LOAD_ERROR != null) throw new LibraryException(LOAD_ERROR.libraryMessage(), LOAD_ERROR.getCause());
+    }
+
+    static native byte[] version();
+    static native int abiVersion();
+    static native byte[] statusName(int status);
+    static native byte[] features();
+
+    static native long systemNew(byte[] feature, byte[] state, byte[][] batchOut);
+    static native void systemFree(long system);
+    /** Returns OK or STALE; the batch goes to batchOut[0] when batchOut is not null. */
+    static native int send(long system, byte[] event, byte[][] batchOut);
+    static native int deliver(long system, long effect, byte[] event, byte[][] batchOut);
+    static native int complete(long system, long effect, byte[][] batchOut);
+    static native byte[] state(long system);
+    static native byte[] query(long system, byte[] name);
+    static native byte[] effects(long system);
+    static native void setHandler(long system, int kind, boolean install);
+
+    static native byte[] setOutput(long system, int mode);
+    static native byte[] resync(long system);
+    static native byte[] watchQueries(long system, byte[] names);
+
+    static native void openJournal(long system, byte[] directory, int durability);
+    static native void checkpoint(long system);
+    static native void syncJournal(long system);
+    static native void closeJournal(long system);
+    /** out[0] receives the report, out[1] the creation batch. */
+    static native long restore(byte[] feature, byte[] directory, byte[][] out);
+
+    // -- called from C ---------------------------------------------------------------
+
+    /** Systems with handlers, by handle: the C callback's context is the handle. */
+    private static final ConcurrentHashMap<Long, WeakReference<System>> HANDLED = new ConcurrentHashMap<>();
+
+    static void register(long handle, System system) {
+        HANDLED.putIfAbsent(handle, new WeakReference<>(system));
+    }
+
+    static void unregister(long handle) {
+        HANDLED.remove(handle);
+    }
+
+    /** Called by the glue for every command and state; never throws. */
+    static void dispatch(int kind, long handle, byte[] json) {
+        try {
+            WeakReference<System> reference = HANDLED.get(handle);
+            System system = reference == null ? null : reference.get();
+            if (system != null) system.dispatch(kind, new String(json, StandardCharsets.UTF_8));
+        } catch (Throwable t) {
+            System.LOG.log(java.lang.System.Logger.Level.ERROR, "corelogic handler dispatch failed", t);
+        }
+    }
+
+    /** Called by the glue to build the exception for a failed call. */
+    static RuntimeException error(int status, byte[] message) {
+        return CorelogicException.of(status, message == null ? "" : new String(message, StandardCharsets.UTF_8));
+    }
+
+    static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,154 @@
+package dev.corelogic;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The host's copy of a system's state in patch mode.
+ *
+ * <pre>{@code
+ * StateMirror mirror = new StateMirror(system.setOutput(Output.PATCH));
+ * Batch batch = system.send(event);
+ * if (!mirror.apply(batch.json())) mirror.reset(system.resync());   // a patch was missed
+ * render(mirror.state());
+ * }</pre>
+ *
+ * <p>Applying never changes a state it returned before: the containers along each
+ * changed path are copied and everything else is shared, so each revision is a value of
+ * its own. Not thread-safe: one mirror per consumer, or synchronize.
+ */
+public final class StateMirror {
+    private long revision;
+    private Object state;
+
+    /** A mirror starting from what {@link System#setOutput} or {@link System#resync} returned. */
+    public StateMirror(Baseline baseline) {
+        reset(baseline);
+    }
+
+    /** Starts again from {@code baseline}. */
+    public void reset(Baseline baseline) {
+        if (baseline == null) throw new ArgumentException("a StateMirror needs a baseline, not null");
+        this.revision = baseline.revision();
+        this.state = baseline.state();
+    }
+
+    /** The revision of {@link #state()}. */
+    public long revision() {
+        return revision;
+    }
+
+    /** The state at {@link #revision()}. */
+    public Map<String, Object> state() {
+        return Json.object(state);
+    }
+
+    /** {@link #apply(Map)} for a batch. */
+    public boolean apply(Batch batch) {
+        return apply(Json.object(Json.parse(batch.json())));
+    }
+
+    /** {@link #apply(Map)} for a batch's or a state message's JSON text. */
+    public boolean apply(String json) {
+        return apply(Json.object(Json.parse(json)));
+    }
+
+    /**
+     * Applies a patch batch or a state-handler message ({@code {"revision","base","patch"}}).
+     * Returns false, and changes nothing, if its base is not this mirror's revision (a
+     * patch was missed: {@link #reset} from {@link System#resync()}).
+     *
+     * @throws IllegalArgumentException not a patch message, or a patch that does not apply
+     */
+    public boolean apply(Map<String, Object> message) {
+        if (!(message.get("patch") instanceof List<?> patch)) {
+            throw new IllegalArgumentException("not a patch message (is the system in patch mode?)");
+        }
+        if (!(message.get("base") instanceof Number base) || base.longValue() != revision) return false;
+        state = applyPatch(state, patch);
+        revision = ((Number) message.get("revision")).longValue();
+        return true;
+    }
+
+    /** Applies an RFC 6902 patch (the library's subset: add, remove, replace) to a value; returns the new value. */
+    public static Object applyPatch(Object value, List<?> patch) {
+        Object root = value;
+        for (Object operation : patch) root = applyOperation(root, Json.object(operation));
+        return root;
+    }
+
+    private static IllegalArgumentException failure(String message) {
+        return new IllegalArgumentException("cannot apply the patch: " + message);
+    }
+
+    private static List<String> tokens(Object pointer) {
+        if (!(pointer instanceof String path)) throw failure("a path must be a string");
+        List<String> out = new ArrayList<>();
+        if (path.isEmpty()) return out;
+        if (path.charAt(0) != '/') throw failure("invalid JSON Pointer " + Json.write(path));
+        for (String token : path.substring(1).split("/", -1)) out.add(token.replace("~1", "/").replace("~0", "~"));
+        return out;
+    }
+
+    private static int index(List<?> list, String token, boolean allowEnd) {
+        if (token.equals("-") && allowEnd) return list.size();
+        if (!token.matches("0|[1-9][0-9]{0,9}")) throw failure("invalid array index " + Json.write(token));
+        long at = Long.parseLong(token);
+        if (at > list.size() || (!allowEnd && at == list.size())) throw failure("array index " + at + " out of range");
+        return (int) at;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object copy(Object container) {
+        if (container instanceof Map<?, ?> map) return new LinkedHashMap<>((Map<String, Object>) map);
+        if (container instanceof List<?> list) return new ArrayList<>((List<Object>) list);
+        throw failure("no container on the path");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object applyOperation(Object root, Map<String, Object> operation) {
+        Object op = operation.get("op");
+        if (!"add".equals(op) && !"remove".equals(op) && !"replace".equals(op)) {
+            throw failure("unsupported op " + Json.write(op));
+        }
+        List<String> parts = tokens(operation.get("path"));
+        Object value = operation.get("value");
+        if (parts.isEmpty()) {
+            if ("remove".equals(op)) throw failure("cannot remove the whole state");
+            return value;
+        }
+        Object top = copy(root);
+        Object parent = top;
+        for (int i = 0; i < parts.size() - 1; i++) {
+            String token = parts.get(i);
+            if (parent instanceof List<?> list) {
+                int at = index(list, token, false);
+                Object child = copy(list.get(at));
+                ((List<Object>) list).set(at, child);
+                parent = child;
+            } else {
+                Map<String, Object> map = (Map<String, Object>) parent;
+                if (!map.containsKey(token)) throw failure("no member " + Json.write(token));
+                Object child = copy(map.get(token));
+                map.put(token, child);
+                parent = child;
+            }
+        }
+        String last = parts.get(parts.size() - 1);
+        if (parent instanceof List<?> raw) {
+            List<Object> list = (List<Object>) raw;
+            int at = index(list, last, "add".equals(op));
+            if ("add".equals(op)) list.add(at, value);
+            else if ("remove".equals(op)) list.remove(at);
+            else list.set(at, value);
+        } else {
+            Map<String, Object> map = (Map<String, Object>) parent;
+            if (!"add".equals(op) && !map.containsKey(last)) throw failure("no member " + Json.write(last));
+            if ("remove".equals(op)) map.remove(last);
+            else map.put(last, value);
+        }
+        return top;
+    }
+}
