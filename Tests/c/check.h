@@ -1,4 +1,4 @@
-/* The C tests' one assertion, shared by abi_test.c, persistence_test.c and crash_test.c.
+/* The C tests' one assertion, shared by every C test program.
  *
  * CHECK(cond) counts a pass, or prints the failing condition, where it is and the
  * library's last error, and counts a failure. Each program ends with

@@ -7,18 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
-static void check(int ok, const char *what, const char *file, int line) {
-    if (ok) { passed++; return; }
-    failed++;
-    fprintf(stderr, "FAIL %s:%d: %s (last error: %s)\n", file, line, what, corelogic_last_error());
-}
-
-static int contains(const char *haystack, const char *needle) {
-    return haystack != NULL && strstr(haystack, needle) != NULL;
-}
+#include "check.h"
 
 static const char *features[] = {
     "counter", "search", "downloads", "playcatch", "pharmacies",

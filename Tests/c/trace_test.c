@@ -8,14 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int passed, failed;
-
-#define CHECK(cond) check((cond), #cond, __FILE__, __LINE__)
-static void check(int ok, const char *what, const char *file, int line) {
-    if (ok) { passed++; return; }
-    failed++;
-    fprintf(stderr, "FAIL %s:%d: %s (last error: %s)\n", file, line, what, corelogic_last_error());
-}
+#include "check.h"
 
 static char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");

@@ -55,7 +55,26 @@ public enum JSONIdentity {
     /// buffers with equal contents).
     @usableFromInline
     static func bitwiseIdentical<T>(_ a: T, _ b: T) -> Bool {
-        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
+        // Local copies, read through the inout form: the borrowed form of
+        // withUnsafeBytes(of:) gave a dangling buffer in optimized cross-module builds.
+        var x = a
+        var y = b
+        return withUnsafeBytes(of: &x) { first in
+            withUnsafeBytes(of: &y) { second in
+                guard first.count == second.count else { return false }
+                var index = 0
+                while index + 8 <= first.count {
+                    if first.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                        != second.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+                    index += 8
+                }
+                while index < first.count {
+                    if first[index] != second[index] { return false }
+                    index += 1
+                }
+                return true
+            }
+        }
     }
 
     @usableFromInline

@@ -170,24 +170,7 @@ enum _ArrayEdit {
 /// storage is never mutated in place. Padding may differ between equal values, which
 /// only costs a closer look.
 @inline(__always)
-private func sameBits<T>(_ a: T, _ b: T) -> Bool {
-    withUnsafeBytes(of: a) { x in
-        withUnsafeBytes(of: b) { y in
-            var index = 0
-            let count = x.count
-            while index + 8 <= count {
-                if x.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    != y.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
-                index += 8
-            }
-            while index < count {
-                if x[index] != y[index] { return false }
-                index += 1
-            }
-            return true
-        }
-    }
-}
+private func sameBits<T>(_ a: T, _ b: T) -> Bool { JSONIdentity.bitwiseIdentical(a, b) }
 
 // MARK: - Building the new shadow (an Encoder)
 
