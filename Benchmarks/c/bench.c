@@ -10,28 +10,10 @@
 #include <unistd.h>
 #include <dirent.h>
 
+#define BENCH_NAME "bench"
+#include "bench_util.h"
+
 #define ROUNDS 9
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count) {
-    qsort(values, (size_t)count, sizeof *values, compare);
-    return values[count / 2];
-}
-
-static void fail(const char *what, int rc) {
-    fprintf(stderr, "bench: %s failed: %s: %s\n", what, corelogic_status_name(rc), corelogic_last_error());
-    exit(1);
-}
 
 /* (0) the floor: a no-op ABI call. */
 static double noop_calls_per_second(int n) {

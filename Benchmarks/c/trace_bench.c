@@ -15,28 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#define BENCH_NAME "trace_bench"
+#include "bench_util.h"
+
 #define ROUNDS 9
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count) {
-    qsort(values, (size_t)count, sizeof *values, compare);
-    return values[count / 2];
-}
-
-static void fail(const char *what, int rc) {
-    fprintf(stderr, "trace_bench: %s failed: %s: %s\n", what, corelogic_status_name(rc), corelogic_last_error());
-    exit(1);
-}
 
 static double counter_round_trips_per_second(corelogic_system s, int n) {
     double start = now();

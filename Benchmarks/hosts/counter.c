@@ -8,19 +8,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#define BENCH_NAME "bench_counter"
+#include "../c/bench_util.h"
+
 #define ROUNDS 7
 #define CALLS 100000
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double round_ns(corelogic_system counter, int calls) {
     double start = now();
