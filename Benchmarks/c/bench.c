@@ -24,18 +24,6 @@ static double noop_calls_per_second(int n) {
     return n / (now() - start);
 }
 
-/* (a) counter round trip: send + batch JSON + corelogic_free. */
-static double counter_round_trips_per_second(corelogic_system s, int n) {
-    double start = now();
-    for (int i = 0; i < n; i++) {
-        char *batch = NULL;
-        int rc = corelogic_system_send(s, "\"increment\"", &batch);
-        if (rc != CORELOGIC_OK) fail("counter send", rc);
-        corelogic_free(batch);
-    }
-    return n / (now() - start);
-}
-
 /* (b) search cycle: a query change, its load started, a 10-item page delivered
  * (which cancels the finished load), with every batch read and freed. */
 static const char *page =
@@ -70,20 +58,6 @@ static double search_cycles_per_second(corelogic_system s, int n) {
  * with interval durability, side by side, as ratios to the run without a journal. The
  * journals live in a mkdtemp directory under /tmp (the disk /tmp is on decides the fsync
  * cost). Interleaved rounds; medians. */
-static void remove_journal(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    char path[600];
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
 static void bench_persistence(double scale) {
     enum { JOURNAL_ROUNDS = 7 };
     char root[] = "/tmp/corelogic-bench-XXXXXX";
@@ -137,9 +111,9 @@ static void bench_persistence(double scale) {
     corelogic_system_free(plain);
     corelogic_system_free(every);
     corelogic_system_free(interval);
-    remove_journal(every_dir);
-    remove_journal(interval_dir);
-    remove_journal(replay_dir);
+    remove_dir(every_dir);
+    remove_dir(interval_dir);
+    remove_dir(replay_dir);
     rmdir(root);
 }
 

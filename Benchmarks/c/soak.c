@@ -15,13 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { THREADS = 8 };
+#define BENCH_NAME "soak"
+#include "bench_util.h"
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+enum { THREADS = 8 };
 
 /* The resident set size in MiB, from /proc/self/statm. */
 static double rss_mib(void) {

@@ -20,17 +20,6 @@
 
 #define ROUNDS 9
 
-static double counter_round_trips_per_second(corelogic_system s, int n) {
-    double start = now();
-    for (int i = 0; i < n; i++) {
-        char *batch = NULL;
-        int rc = corelogic_system_send(s, "\"increment\"", &batch);
-        if (rc != CORELOGIC_OK) fail("counter send", rc);
-        corelogic_free(batch);
-    }
-    return n / (now() - start);
-}
-
 /* A query change, its load started, a 3-item page delivered, a late (stale) answer for
  * the load before: four inputs, one of them stale. */
 static const char *page =

@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include <dirent.h>
 
+#define BENCH_NAME "abi_driver"
+#include "../c/bench_util.h"
+
 static void check(const char *what, int rc) {
     if (rc != CORELOGIC_OK) {
         fprintf(stderr, "abi_driver: %s: %s: %s\n", what, corelogic_status_name(rc), corelogic_last_error());
@@ -88,20 +91,6 @@ static long playcatch_round_trip(long n) {
     }
     corelogic_system_free(s);
     return 2 * n;
-}
-
-static void remove_dir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    char path[600];
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
 }
 
 static long counter_journaled(long n) {

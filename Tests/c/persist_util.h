@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fs_util.h"
 
 /* Reads a whole file; *size receives its length. Caller frees. NULL if unreadable. */
 static char *read_file(const char *path, size_t *size) {
@@ -36,20 +37,6 @@ static __attribute__((unused)) int write_file(const char *path, const char *data
     return n == size ? 0 : -1;
 }
 
-/* Removes every file in `dir` and the directory itself (one level). */
-static __attribute__((unused)) void remove_tree(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    char path[4096];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
 
 /* Copies the regular files of `from` into a fresh directory `to`. */
 static __attribute__((unused)) int copy_tree(const char *from, const char *to) {

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fs_util.h"
+
 enum { THREADS = 8 };
 
 static atomic_int passed, failed;
@@ -48,21 +50,6 @@ static long long state_number(corelogic_system system, const char *key) {
     long long value = number_after(state, key);
     corelogic_free(state);
     return value;
-}
-
-/* Removes the files in `dir` and the directory itself (one level). */
-static void remove_tree(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    char path[4096];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
 }
 
 static void run_threads(void *(*body)(void *), void *contexts, size_t size, int count) {
