@@ -152,7 +152,7 @@ final class SingleRecord {
     var nullable = false
 }
 
-struct RecordingKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct RecordingKeyed<Key: CodingKey>: _GenericKeyedDecoding {
     let decoder: RecordingDecoder
     let record: KeyedRecord
     let chosenKey: String?
@@ -174,7 +174,7 @@ struct RecordingKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return false
     }
 
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let (node, sample) = try decoder.observe(T.self)
         record.record(key.stringValue, .node(node), required: true, nullable: false)
         return sample
@@ -201,20 +201,6 @@ struct RecordingKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func superDecoder() throws -> Decoder { throw decoder.unsupported("superDecoder()") }
     func superDecoder(forKey key: Key) throws -> Decoder { throw decoder.unsupported("superDecoder(forKey:)") }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(generic: type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(generic: type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(generic: type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(generic: type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(generic: type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(generic: type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(generic: type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(generic: type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(generic: type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(generic: type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(generic: type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(generic: type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(generic: type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(generic: type, key) }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
@@ -231,7 +217,6 @@ struct RecordingKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
 
-    private func decode<T: Decodable>(generic type: T.Type, _ key: Key) throws -> T { try decode(type, forKey: key) }
     private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? { try decodeIfPresent(type, forKey: key) }
 }
 
@@ -288,7 +273,7 @@ struct RecordingUnkeyed: UnkeyedDecodingContainer {
     private mutating func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
 }
 
-struct RecordingSingle: SingleValueDecodingContainer {
+struct RecordingSingle: _GenericSingleValueDecoding {
     let decoder: RecordingDecoder
     let record: SingleRecord
 
@@ -299,26 +284,11 @@ struct RecordingSingle: SingleValueDecodingContainer {
         return false
     }
 
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         let (node, sample) = try decoder.observe(T.self)
         record.value = node
         return sample
     }
 
-    func decode(_ type: Bool.Type) throws -> Bool { try decode(generic: type) }
-    func decode(_ type: String.Type) throws -> String { try decode(generic: type) }
-    func decode(_ type: Double.Type) throws -> Double { try decode(generic: type) }
-    func decode(_ type: Float.Type) throws -> Float { try decode(generic: type) }
-    func decode(_ type: Int.Type) throws -> Int { try decode(generic: type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decode(generic: type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decode(generic: type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decode(generic: type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decode(generic: type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decode(generic: type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decode(generic: type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(generic: type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(generic: type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(generic: type) }
 
-    private func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
 }
