@@ -9,6 +9,13 @@
 /// structs are ignored, integers must be exact and in range.
 /// Every error thrown is a `JSONError`: `.syntax` for unparsable input, `.schema`
 /// (with the JSON path) for the wrong shape or a non-finite number to encode.
+///
+/// Decoding has one general decoder, the tape decoder (`_TapeDecoder`): it validates the
+/// whole input first, so syntax errors win over schema errors wherever they are, and it
+/// owns every error message and JSON path. A `JSONDirectCodable` type's canonical input is
+/// read directly first, and anything that reader does not take goes to the tape decoder.
+/// Encoding has one `Codable` encoder (`_StreamEncoder`); a `JSONDirectCodable` type
+/// writes the same bytes itself.
 public enum JSONCoding {
     /// Appends the compact JSON of `value` to `out`. On error `out` is unchanged.
     public static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
@@ -18,13 +25,18 @@ public enum JSONCoding {
 
     /// `encode(_:into:)` through `Codable` only, even for a `JSONDirectCodable` type.
     static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        let enc = _StreamEncoder()
-        do {
-            try enc.encodeRoot(value)
-        } catch {
-            throw asJSONError(error)
+        // Written on the stack first (a small state or request fits): no heap buffer to
+        // allocate and free on every call.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
+            guard let start = scratch.baseAddress else { return }
+            let enc = _StreamEncoder(borrowing: start, capacity: scratch.count)
+            do {
+                try enc.encodeRoot(value)
+            } catch {
+                throw asJSONError(error)
+            }
+            out.append(contentsOf: enc.out.buffer)
         }
-        out.append(contentsOf: enc.out.buffer)
     }
 
     /// The compact JSON of `value` as UTF-8 bytes.
@@ -45,14 +57,11 @@ public enum JSONCoding {
         return try JSONParser.parse(bytes, limits: JSONLimits(maxDepth: Int.max, maxBytes: Int.max))
     }
 
-    /// Decodes a `T` from an already parsed value.
+    /// Decodes a `T` from an already parsed value (through its compact JSON: one decoder).
     public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        let dec = _TreeDecoder(value: value)
-        do {
-            return try dec.decodeValue(type, from: value, depth: 0, extra: [], last: nil)
-        } catch {
-            throw asJSONError(error)
-        }
+        var bytes: [UInt8] = []
+        JSONWriter.write(value, into: &bytes)
+        return try decode(type, from: bytes, limits: JSONLimits(maxDepth: Int.max, maxBytes: Int.max))
     }
 
     /// Parses (with `limits`) and decodes a `T` from UTF-8 bytes.
@@ -68,7 +77,7 @@ public enum JSONCoding {
         return try decodeWithCodable(type, base: start, count: bytes.count, maxDepth: limits.maxDepth)
     }
 
-    /// Decoding through `Codable` only, even for a `JSONDirectCodable` type.
+    /// Decoding through `Codable` only (the tape decoder), even for a `JSONDirectCodable` type.
     static func decodeWithCodable<T: Decodable>(_ type: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) throws -> T {
         var parser = _Parser(base: base, count: count, maxDepth: maxDepth)
         let tape = try parser.buildTape()
@@ -102,7 +111,7 @@ public enum JSONCoding {
 
     static func asJSONError(_ error: Error) -> JSONError {
         if let e = error as? JSONError { return e }
-        if let e = _TreeDecoder(value: .null).convert(error) as? JSONError { return e }
+        if let e = _schemaError(error) as? JSONError { return e }
         if let e = error as? EncodingError, case .invalidValue(_, let ctx) = e {
             return JSONError.schema(JSONPath.render(codingPath: ctx.codingPath), ctx.debugDescription)
         }

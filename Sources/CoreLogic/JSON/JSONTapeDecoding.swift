@@ -2,13 +2,14 @@
 ///
 /// Positions are tape indices, so containers carry no paths: a path is only
 /// computed (from the entries' parents) when an error or `codingPath` needs it.
-/// Accepts the same shapes and produces the same errors as `_TreeDecoder`.
+/// The general decoder: any valid input, and every schema error with its JSON path.
 final class _TapeDecoder: Decoder {
     let parser: _Parser
     let tape: [_TapeEntry]
     /// The value being decoded by `init(from: self)`.
     @exclusivity(unchecked) var current: Int
-    /// The most recent keyed container, for enum errors (see `_TreeDecoder`).
+    /// The most recent keyed container, to explain the synthesized enum error "Invalid
+    /// number of keys found, expected one." in terms of cases.
     @exclusivity(unchecked) var lastKeyType: Any.Type?
     @exclusivity(unchecked) var lastContainer = -1
     /// The bare-string case whose payload is the shared empty object.
@@ -134,7 +135,7 @@ final class _TapeDecoder: Decoder {
                 return JSONError.schema(p, _enumDiagnosis(keys: keys, keyType: lastKeyType))
             }
         }
-        return _TreeDecoder(value: .null).convert(error)
+        return _schemaError(error)
     }
 
     // MARK: Values

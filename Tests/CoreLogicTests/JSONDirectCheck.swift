@@ -1,3 +1,5 @@
+@testable import CoreLogic
+
 /// Tests a `JSONDirectCodable` conformance against the type's `Codable` one.
 ///
 /// Call it from a test with values that reach every case and every optional both
@@ -18,9 +20,9 @@
 /// ```swift
 /// XCTAssertEqual(JSONDirectCheck.disagreements(samples), [])
 /// ```
-public enum JSONDirectCheck {
+enum JSONDirectCheck {
     /// Every disagreement found, described; at most `limit` of them.
-    public static func disagreements<T: JSONDirectCodable>(_ values: [T], extraInputs: [String] = [], limit: Int = 20) -> [String] {
+    static func disagreements<T: JSONDirectCodable>(_ values: [T], extraInputs: [String] = [], limit: Int = 20) -> [String] {
         var found: [String] = []
         func report(_ s: String) { if found.count < limit { found.append(s) } }
         var inputs: [[UInt8]] = extraInputs.map { Array($0.utf8) }
@@ -66,7 +68,7 @@ public enum JSONDirectCheck {
     /// How decoding `input` as `T` through `JSONCoding` (direct, then `Codable`)
     /// differs from `Codable` alone, or nil when both give the same value or error.
     /// For fuzzers: feed it arbitrary bytes.
-    public static func disagreement<T: JSONDirectCodable>(_: T.Type, on input: [UInt8]) -> String? {
+    static func disagreement<T: JSONDirectCodable>(_: T.Type, on input: [UInt8]) -> String? {
         let a = outcome(T.self, input, codableOnly: false)
         let b = outcome(T.self, input, codableOnly: true)
         return a == b ? nil : "input \(text(input)): JSONCoding gives \(a), Codable alone \(b)"
