@@ -53,8 +53,8 @@ final class Derived: Base {
 }
 
 final class JSONCodingTests: XCTestCase {
-    /// Decodes through both decoders (bytes -> tape, and an already parsed
-    /// JSONValue) and checks they agree on the value or the error message.
+    /// Decodes from the bytes and from the already parsed JSONValue (which is written
+    /// back to bytes for the one decoder) and checks both give the value or the error message.
     private func decodeBoth<T: Decodable & Equatable>(_ type: T.Type, _ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> T {
         let viaTape = Result { try JSONCoding.decode(type, from: text) }
         let viaTree = Result { try JSONCoding.decode(type, from: try JSONParser.parse(text)) }

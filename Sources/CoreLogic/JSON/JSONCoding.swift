@@ -57,7 +57,9 @@ public enum JSONCoding {
         return try JSONParser.parse(bytes, limits: JSONLimits(maxDepth: Int.max, maxBytes: Int.max))
     }
 
-    /// Decodes a `T` from an already parsed value (through its compact JSON: one decoder).
+    /// Decodes a `T` from an already parsed value: its compact JSON is written and decoded,
+    /// so a value and its bytes give the same result and the same errors. A value no parse
+    /// gives (duplicate keys, a non-finite double, written `null`) fails as those bytes do.
     public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         var bytes: [UInt8] = []
         JSONWriter.write(value, into: &bytes)
