@@ -18,7 +18,10 @@ let package = Package(
         // looks up type metadata on every step (docs/performance.md).
         .target(name: "CoreLogic", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "CoreFFI", dependencies: ["CoreLogic"]),
-        .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic"]),
+        // Checkers only tests and the fuzzer use, kept out of the shipped library; built
+        // in debug only (it reads the codec's internals through `@testable import`).
+        .target(name: "CoreLogicTestSupport", dependencies: ["CoreLogic"], path: "Tests/CoreLogicTestSupport"),
+        .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic", "CoreLogicTestSupport"]),
         .testTarget(name: "CoreFFITests", dependencies: ["CoreFFI", "CoreLogic"]),
         // Codec benchmark: the only code that imports Foundation, as the reference to beat.
         .executableTarget(name: "CodecBench", dependencies: ["CoreLogic"], path: "Benchmarks/CodecBench"),
@@ -32,7 +35,7 @@ let package = Package(
 // its own: libFuzzer provides one).
 if ProcessInfo.processInfo.environment["CORELOGIC_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
-        name: "InputFuzzer", dependencies: ["CoreLogic", "CoreFFI"], path: "Fuzz/InputFuzzer",
+        name: "InputFuzzer", dependencies: ["CoreLogic", "CoreFFI", "CoreLogicTestSupport"], path: "Fuzz/InputFuzzer",
         swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])],
         linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
 }

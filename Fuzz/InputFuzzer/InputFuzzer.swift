@@ -1,5 +1,6 @@
 import CoreFFI
 import CoreLogic
+import CoreLogicTestSupport
 
 // libFuzzer entry point: every byte string a host could send goes through the parser,
 // and into every feature as an event (send and deliver) and as a first state. Any

@@ -1,4 +1,5 @@
 @testable import CoreLogic
+import CoreLogicTestSupport
 import XCTest
 
 /// `JSONDirectCodable`: the direct path writes and reads exactly what `Codable` does,

@@ -20,9 +20,9 @@
 /// ```swift
 /// XCTAssertEqual(JSONDirectCheck.disagreements(samples), [])
 /// ```
-enum JSONDirectCheck {
+public enum JSONDirectCheck {
     /// Every disagreement found, described; at most `limit` of them.
-    static func disagreements<T: JSONDirectCodable>(_ values: [T], extraInputs: [String] = [], limit: Int = 20) -> [String] {
+    public static func disagreements<T: JSONDirectCodable>(_ values: [T], extraInputs: [String] = [], limit: Int = 20) -> [String] {
         var found: [String] = []
         func report(_ s: String) { if found.count < limit { found.append(s) } }
         var inputs: [[UInt8]] = extraInputs.map { Array($0.utf8) }
@@ -68,7 +68,7 @@ enum JSONDirectCheck {
     /// How decoding `input` as `T` through `JSONCoding` (direct, then `Codable`)
     /// differs from `Codable` alone, or nil when both give the same value or error.
     /// For fuzzers: feed it arbitrary bytes.
-    static func disagreement<T: JSONDirectCodable>(_: T.Type, on input: [UInt8]) -> String? {
+    public static func disagreement<T: JSONDirectCodable>(_: T.Type, on input: [UInt8]) -> String? {
         let a = outcome(T.self, input, codableOnly: false)
         let b = outcome(T.self, input, codableOnly: true)
         return a == b ? nil : "input \(text(input)): JSONCoding gives \(a), Codable alone \(b)"
