@@ -19,7 +19,6 @@ let package = Package(
         .target(name: "CoreLogic", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "CoreFFI", dependencies: ["CoreLogic"]),
         .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic"]),
-        .testTarget(name: "CoreFFITests", dependencies: ["CoreFFI", "CoreLogic"]),
         // Codec benchmark: the only code that imports Foundation, as the reference to beat.
         .executableTarget(name: "CodecBench", dependencies: ["CoreLogic"], path: "Benchmarks/CodecBench"),
         // `make bench-instructions`: the in-process API under callgrind.
