@@ -2,9 +2,10 @@
 import PackageDescription
 import Foundation
 
-// CoreLogic: the engine, the JSON codec and the features: the Swift standard library,
-//            plus the C library's pthread mutex (Engine/Internal/RecursiveLock.swift).
-// CoreFFI:   the C ABI over CoreLogic, built as libcorelogic.so.
+// CoreLogic: the engine, the JSON codec, the wire layer (AnySystem, journal) and the
+//            features: the Swift standard library, plus the C library's pthread mutex
+//            (Engine/Internal/RecursiveLock.swift) and POSIX file calls (Wire/Journal/).
+// CoreFFI:   the C ABI over CoreLogic, built as libcorelogic.so: exports only.
 let package = Package(
     name: "corelogic",
     products: [
