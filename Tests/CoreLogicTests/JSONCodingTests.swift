@@ -135,6 +135,18 @@ final class JSONCodingTests: XCTestCase {
         XCTAssertEqual(try decodeBoth(SearchRepo.self, "{\"n\\u0061me\":\"a\",\"id\":1,\"stars\":2}"), expected)
     }
 
+    /// A value is decoded through its bytes, so one no parse gives fails as those bytes do.
+    func testValuesAreDecodedThroughTheirBytes() {
+        let duplicate = JSONValue.object([("id", .int(1)), ("id", .int(2)), ("name", .string("a")), ("stars", .int(3))])
+        XCTAssertThrowsError(try JSONCoding.decode(SearchRepo.self, from: duplicate)) { e in
+            XCTAssertEqual((e as? JSONError)?.kind, .syntax)
+            XCTAssertEqual((e as? JSONError)?.message, "duplicate key \"id\" at byte 8 (line 1, column 9)")
+        }
+        // A non-finite double is written `null`, so an optional reads it as nil.
+        XCTAssertEqual(try JSONCoding.decode(Scalars.self, from: .object([("d", .double(.nan))])), Scalars(d: nil))
+        XCTAssertEqual(try JSONCoding.decode(Scalars.self, from: .object([("d", .null)])), Scalars(d: nil))
+    }
+
     func testSyntaxErrorsFromDecodeAreSyntaxKind() {
         XCTAssertThrowsError(try JSONCoding.decode(CounterEvent.self, from: "{\"increment\":{}")) { e in
             XCTAssertEqual((e as? JSONError)?.kind, .syntax)
