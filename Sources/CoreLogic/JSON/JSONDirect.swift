@@ -22,7 +22,8 @@
 /// - `JSONOutput` and `JSONInput` are non-copyable: use the one you are given, in place.
 ///
 /// `JSONCoding.encode` and `JSONCoding.decode` from bytes or a string take the direct
-/// path when the top-level type conforms; `decode(_:from: JSONValue)` writes the value and decodes the bytes.
+/// path when the top-level type conforms; `decode(_:from: JSONValue)` writes the value
+/// and decodes those bytes the same way.
 ///
 /// ```swift
 /// extension Repository: JSONDirectCodable {
