@@ -25,18 +25,13 @@ public enum JSONCoding {
 
     /// `encode(_:into:)` through `Codable` only, even for a `JSONDirectCodable` type.
     static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        // Written on the stack first (a small state or request fits): no heap buffer to
-        // allocate and free on every call.
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
-            guard let start = scratch.baseAddress else { return }
-            let enc = _StreamEncoder(borrowing: start, capacity: scratch.count)
-            do {
-                try enc.encodeRoot(value)
-            } catch {
-                throw asJSONError(error)
-            }
-            out.append(contentsOf: enc.out.buffer)
+        let enc = _StreamEncoder()
+        do {
+            try enc.encodeRoot(value)
+        } catch {
+            throw asJSONError(error)
         }
+        out.append(contentsOf: enc.out.buffer)
     }
 
     /// The compact JSON of `value` as UTF-8 bytes.

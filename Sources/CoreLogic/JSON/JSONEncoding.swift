@@ -21,7 +21,7 @@ final class _StreamEncoder: Encoder {
         var start: Int
     }
 
-    @exclusivity(unchecked) var out: _ByteBuffer
+    @exclusivity(unchecked) var out = _ByteBuffer(capacity: 512)
     @exclusivity(unchecked) var frames: [Frame] = []
     @exclusivity(unchecked) var serial = 0
     /// Coding path of the value being encoded by `encode(to: self)`.
@@ -30,15 +30,12 @@ final class _StreamEncoder: Encoder {
     @exclusivity(unchecked) var currentSlot = 0
     @exclusivity(unchecked) var failure: JSONError?
 
-    init() { out = _ByteBuffer(capacity: 64) }
-
-    /// Writes into `memory` (moving to the heap only when it is full), which must outlive
-    /// the encoder.
-    init(borrowing memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
-        out = _ByteBuffer(borrowing: memory, capacity: capacity)
+    init() {
+        frames.reserveCapacity(16)
+        path.reserveCapacity(16)
     }
 
-    deinit { out.deallocateIfOwned() }
+    deinit { out.release() }
 
     var codingPath: [CodingKey] { path.map(JSONKey.init) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
