@@ -101,27 +101,25 @@ public func corelogic_system_free(_ system: UInt64) -> Int32 {
     }
 }
 
-/// Where a batch sink leaves the host's copy of the batch. Unchecked exclusivity: the sink
-/// writes it once, inside the call, and it is read after the call returns, so the two
-/// accesses never overlap (a checked captured variable cost about 80 instructions a call).
-private final class BatchSlot {
-    @exclusivity(unchecked) var copy: UnsafeMutablePointer<CChar>?
-}
-
 /// Runs `call` with a sink that copies the batch into a malloc'd string for the host.
 private func withBatchSink(_ outBatch: OutString?, _ call: (((UnsafeRawBufferPointer) -> Void)?) throws -> Status) throws -> Status {
     guard let outBatch else { return try call(nil) }
     outBatch.pointee = nil
-    let slot = BatchSlot()
-    let status = try call { bytes in slot.copy = mallocCString(bytes) }
-    let copy = slot.copy
+    // The copy is left in a local the sink reaches through a pointer: the sink runs inside
+    // `call` (the engine hands it the batch under the system's lock and keeps it no
+    // longer), so the pointer never outlives the local. A class instance to hold the copy
+    // (or a captured variable, boxed on the heap) cost an allocation per call.
+    var slot: UnsafeMutablePointer<CChar>?
+    let status = try withUnsafeMutablePointer(to: &slot) { copy in
+        try call { bytes in copy.pointee = mallocCString(bytes) }
+    }
     if status == .ok {
-        guard let copy else {
+        guard let slot else {
             throw OutOfMemory(detail: "input applied, but its batch could not be copied; read corelogic_system_state and corelogic_system_effects")
         }
-        outBatch.pointee = copy
+        outBatch.pointee = slot
     } else {
-        free(copy)
+        free(slot)
     }
     return status
 }

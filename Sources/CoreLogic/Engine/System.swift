@@ -115,6 +115,13 @@ public final class System<F: Feature> {
     @exclusivity(unchecked) private var currentState: F.State
     private let trackers: [EffectTracker<F.State>]
     @exclusivity(unchecked) private var ledger: EffectLedger
+    /// The commands of the call being drained (empty between calls). Stored, not local, so
+    /// that a caller that discards the batch reuses its storage (``submitDiscardingBatch``).
+    /// Only `drain` and the two submits touch it, under `lock`, and a handler's call is
+    /// queued before reaching it: accesses never overlap.
+    @exclusivity(unchecked) private var callCommands: [EffectCommand] = []
+    /// The inputs of the call being drained that ``willApply`` rejected (as `callCommands`).
+    @exclusivity(unchecked) private var callDropped: [DroppedInput] = []
     @exclusivity(unchecked) private var queue: [Input] = []
     @exclusivity(unchecked) private var queueHead = 0
     @exclusivity(unchecked) private var draining = false
@@ -202,7 +209,57 @@ public final class System<F: Feature> {
         return try body(run(input, source: source))
     }
 
+    /// ``submit(_:)`` for a caller that does not read the batch (the C ABI called with a
+    /// NULL batch): the same steps, hooks, handlers and observer, in the same order, but no
+    /// ``Batch`` is built: no copy of the state, no list of commands handed out (the
+    /// commands' storage is kept for the next call), no dropped-input list.
+    /// - Returns: false when the input was stale (``Outcome/stale``: nothing changed);
+    ///   true when it ran, or was queued from inside a handler.
+    /// - Throws: as ``submit(_:)``.
+    public func submitDiscardingBatch(_ input: Input, source: UnsafeRawBufferPointer? = nil) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        switch try drain(input, source: source) {
+        case .stale:
+            return false
+        case .queued:
+            return true
+        case .ran:
+            // Destroyed in place: the storage stays for the next step's commands (the
+            // ledger swaps it in), so a step that starts an effect allocates nothing.
+            if !callCommands.isEmpty { callCommands.removeAll(keepingCapacity: true) }
+            if !callDropped.isEmpty { callDropped = [] }
+            return true
+        }
+    }
+
     private func run(_ input: Input, source: UnsafeRawBufferPointer?) throws -> Outcome {
+        switch try drain(input, source: source) {
+        case .stale:
+            return .stale
+        case .queued:
+            return .queued
+        case .ran(let steps):
+            // The batch takes the commands' storage; the next step starts a new one.
+            var commands: [EffectCommand] = []
+            if !callCommands.isEmpty { swap(&commands, &callCommands) }
+            var dropped: [DroppedInput] = []
+            if !callDropped.isEmpty { swap(&dropped, &callDropped) }
+            return .applied(Batch(state: currentState, commands: commands, steps: steps, dropped: dropped))
+        }
+    }
+
+    /// What ``drain(_:source:)`` did; the commands it produced are in `callCommands`, the
+    /// inputs it dropped in `callDropped`.
+    private enum Drained {
+        case ran(steps: Int)
+        case stale
+        case queued
+    }
+
+    /// Runs `input` and everything queued behind it, collecting the commands in
+    /// `callCommands` and the dropped inputs in `callDropped` (both empty on entry).
+    private func drain(_ input: Input, source: UnsafeRawBufferPointer?) throws -> Drained {
         if closed { throw CoreLogicError(.handle, "\(F.name): the system is closed") }
         if let id = input.effectID, ledger.running[id] == nil {
             observer?.dropped(input, source)
@@ -216,10 +273,8 @@ public final class System<F: Feature> {
 
         draining = true
         defer { draining = false }
-        var commands: [EffectCommand] = []
         var steps = 1
-        var dropped: [DroppedInput] = []
-        step(input, source, &commands)
+        step(input, source, &callCommands)
         while queueHead < queue.count, !closed {
             let next = queue[queueHead]
             queueHead += 1
@@ -230,10 +285,10 @@ public final class System<F: Feature> {
             do {
                 try inputHook?(next, nil)
             } catch {
-                dropped.append(DroppedInput(input: next, error: error))
+                callDropped.append(DroppedInput(input: next, error: error))
                 continue
             }
-            step(next, nil, &commands)
+            step(next, nil, &callCommands)
             steps += 1
         }
         // Most steps queue nothing: clearing an empty queue would still make a new buffer.
@@ -241,7 +296,7 @@ public final class System<F: Feature> {
             queue.removeAll(keepingCapacity: queue.capacity <= 1024)
             queueHead = 0
         }
-        return .applied(Batch(state: currentState, commands: commands, steps: steps, dropped: dropped))
+        return .ran(steps: steps)
     }
 
     /// Stops the system: handlers are dropped, queued inputs discarded, and every later
