@@ -1,6 +1,9 @@
 /// Receives a batch's bytes while the system is still locked.
 public typealias BatchSink = (UnsafeRawBufferPointer) -> Void
 
+/// The sink of a call that asked for no batch; never called.
+private let ignoreBatch: (UnsafeRawBufferPointer) -> Void = { _ in }
+
 /// What batches and the state handler carry (see `corelogic_system_set_output`).
 public enum OutputMode: Int32, Sendable {
     /// The whole state: `{"state":{...},...}`. The default.
@@ -23,9 +26,12 @@ public final class JSONSystem {
     /// The feature this system runs.
     public let featureName: String
     private let initialBatch: (inout [UInt8]) throws -> Void
-    private let sendEvent: (UnsafeRawBufferPointer, BatchSink?) throws -> Status
-    private let deliverEvent: (UInt64, UnsafeRawBufferPointer, BatchSink?) throws -> Status
-    private let completeEffect: (UInt64, BatchSink?) throws -> Status
+    // The sink parameters are not optional so that they need not escape: a caller's sink
+    // that captures something is then built on its stack, not on the heap. The Bool says
+    // whether a batch is wanted at all.
+    private let sendEvent: (UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
+    private let deliverEvent: (UInt64, UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
+    private let completeEffect: (UInt64, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
     private let state: (inout [UInt8]) throws -> Void
     private let query: (String, inout [UInt8]) throws -> Void
     private let effects: (inout [UInt8]) throws -> Void
@@ -43,9 +49,9 @@ public final class JSONSystem {
     init<F: Feature>(_ typed: JSONFeatureSystem<F>) {
         featureName = F.name
         initialBatch = { try typed.writeInitialBatch(into: &$0) }
-        sendEvent = { try typed.send($0, batch: $1) }
-        deliverEvent = { try typed.deliver($0, $1, batch: $2) }
-        completeEffect = { try typed.complete($0, batch: $1) }
+        sendEvent = { try typed.send($0, wantsBatch: $1, sink: $2) }
+        deliverEvent = { try typed.deliver($0, $1, wantsBatch: $2, sink: $3) }
+        completeEffect = { try typed.complete($0, wantsBatch: $1, sink: $2) }
         state = { try typed.writeState(into: &$0) }
         query = { try typed.writeQuery($0, into: &$1) }
         effects = { try typed.writeEffects(into: &$0) }
@@ -82,17 +88,35 @@ public final class JSONSystem {
     /// `send(event)`; returns `.ok` (also when queued from inside a handler).
     /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
     public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        try sendEvent(event, batch)
+        if let batch { return try sendEvent(event, true, batch) }
+        return try sendEvent(event, false, ignoreBatch)
     }
 
     /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
     public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        try deliverEvent(effect, event, batch)
+        if let batch { return try deliverEvent(effect, event, true, batch) }
+        return try deliverEvent(effect, event, false, ignoreBatch)
     }
 
     /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
     public func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
-        try completeEffect(effect, batch)
+        if let batch { return try completeEffect(effect, true, batch) }
+        return try completeEffect(effect, false, ignoreBatch)
+    }
+
+    /// ``send(_:batch:)`` with a sink that does not escape (the C ABI's: no heap context).
+    public func send(_ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try sendEvent(event, true, sink)
+    }
+
+    /// ``deliver(_:_:batch:)`` with a sink that does not escape.
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try deliverEvent(effect, event, true, sink)
+    }
+
+    /// ``complete(_:batch:)`` with a sink that does not escape.
+    public func complete(_ effect: UInt64, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try completeEffect(effect, true, sink)
     }
 
     /// Appends the current state.
@@ -196,37 +220,40 @@ final class JSONFeatureSystem<F: Feature> {
         }
     }
 
-    func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+    func send(_ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         do {
             let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-            return try run(.send(decoded), source: event, batch: batch)
+            return try run(.send(decoded), source: event, wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.send, effect: nil, raw: event, error)
             throw error
         }
     }
 
-    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         do {
             let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-            return try run(.deliver(effect: effect, event: decoded), source: event, batch: batch)
+            return try run(.deliver(effect: effect, event: decoded), source: event, wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.deliver, effect: effect, raw: event, error)
             throw error
         }
     }
 
-    func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
+    func complete(_ effect: UInt64, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         do {
-            return try run(.complete(effect: effect), batch: batch)
+            return try run(.complete(effect: effect), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.complete, effect: effect, raw: nil, error)
             throw error
         }
     }
 
-    private func run(_ input: System<F>.Input, source: UnsafeRawBufferPointer? = nil, batch sink: BatchSink?) throws -> Status {
-        guard let sink else {
+    private func run(
+        _ input: System<F>.Input, source: UnsafeRawBufferPointer? = nil,
+        wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void
+    ) throws -> Status {
+        guard wantsBatch else {
             // Nobody reads the batch: the system builds none (no copy of the state, no
             // command list) and nothing is written.
             return try system.submitDiscardingBatch(input, source: source) ? .ok : .stale
@@ -247,7 +274,7 @@ final class JSONFeatureSystem<F: Feature> {
         return status
     }
 
-    private func emit(_ batch: System<F>.Batch, queued: Bool, to sink: BatchSink) throws {
+    private func emit(_ batch: System<F>.Batch, queued: Bool, to sink: (UnsafeRawBufferPointer) -> Void) throws {
         batchScratch.removeAll()
         try writeBatch(batch, queued: queued, into: &batchScratch)
         sink(batchScratch.bytes)
@@ -589,11 +616,16 @@ struct ByteScratch: _ByteSink {
         appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    /// Appends what `write` appends to an empty array; on error nothing is appended.
+    /// Appends what `write` appends to an array; on error nothing is appended.
     @inline(__always) mutating func appendPiece(_ write: (inout [UInt8]) throws -> Void) rethrows {
-        piece.removeAll(keepingCapacity: true)
+        // Pieces accumulate in `piece` and only the new bytes are copied: emptying an array
+        // (`removeAll(keepingCapacity:)`, a generic replaceSubrange) costs more than a small
+        // piece's copy, so it is emptied only once it holds a few kilobytes.
+        let start = piece.count
+        if start > 4096 { piece.removeAll(keepingCapacity: true) }
+        let from = piece.count
         try write(&piece)
-        piece.withUnsafeBufferPointer { appendBytes($0) }
+        piece.withUnsafeBufferPointer { appendBytes(UnsafeBufferPointer(rebasing: $0[from...])) }
     }
 
     private mutating func grow(_ needed: Int) {
