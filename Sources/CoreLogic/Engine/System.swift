@@ -145,8 +145,12 @@ public final class System<F: Feature> {
         trackers = F.feedbacks.map { $0.makeTracker($0.name) }
         ledger = EffectLedger(nextID: max(firstEffectID, 1))
         var commands: [EffectCommand] = []
-        Self.evaluate(trackers, currentState, &ledger, into: &commands)
-        initialBatch = Batch(state: currentState, commands: commands, steps: 0)
+        let first = currentState
+        let trackers = self.trackers
+        var ledger = self.ledger
+        withUnsafePointer(to: first) { Self.evaluate(trackers, $0, &ledger, into: &commands) }
+        self.ledger = ledger
+        initialBatch = Batch(state: first, commands: commands, steps: 0)
     }
 
     /// The current state.
@@ -227,7 +231,9 @@ public final class System<F: Feature> {
         case .ran:
             // Destroyed in place: the storage stays for the next step's commands (the
             // ledger swaps it in), so a step that starts an effect allocates nothing.
-            if !callCommands.isEmpty { callCommands.removeAll(keepingCapacity: true) }
+            // Popped one by one: `removeAll(keepingCapacity:)` goes through a generic
+            // replaceSubrange that costs several times more for the usual one or two.
+            if !callCommands.isEmpty { while callCommands.popLast() != nil {} }
             if !callDropped.isEmpty { callDropped = [] }
             return true
         }
@@ -328,7 +334,10 @@ public final class System<F: Feature> {
             }
         }
         let first = commands.count
-        Self.evaluate(trackers, currentState, &ledger, into: &commands)
+        if !trackers.isEmpty {
+            // The trackers read the state where it is (see EffectTracker.step): no copy.
+            withUnsafeMutablePointer(to: &currentState) { Self.evaluate(trackers, $0, &ledger, into: &commands) }
+        }
         observer?.didStep(input, currentState, commands[first...])
         // Handlers are read again before each call: one may remove itself or close the system.
         var index = first
@@ -340,11 +349,10 @@ public final class System<F: Feature> {
     }
 
     private static func evaluate(
-        _ trackers: [EffectTracker<F.State>], _ state: F.State,
+        _ trackers: [EffectTracker<F.State>], _ state: UnsafePointer<F.State>,
         _ ledger: inout EffectLedger, into commands: inout [EffectCommand]
     ) {
         if trackers.isEmpty { return }
-        let state: F.State? = state  // wrapped (copied) once for all trackers, not once each
         for index in trackers.indices {
             ledger.currentTracker = index
             trackers[index].step(state, &ledger)
