@@ -48,7 +48,7 @@ final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<Sta
     }
 
     override func update(_ state: UnsafePointer<State>?, _ ledger: inout EffectLedger) {
-        let next: Request? = if let state { query(state.pointee) } else { nil }
+        let next: Request? = if let state { ask(query, state) } else { nil }
         // The same effect if and only if the request's JSON is identical (JSONIdentity).
         if JSONIdentity.same(next, current) { return }
         if let id = runningID {
@@ -86,7 +86,7 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
     }
 
     override func update(_ state: UnsafePointer<State>?, _ ledger: inout EffectLedger) {
-        let requests: [Request] = if let state { query(state.pointee) } else { [] }
+        let requests: [Request] = if let state { ask(query, state) } else { [] }
         // Requests are keyed by their JSON (JSONIdentity), not by `==`.
         if requests.count == entries.count
             && zip(requests, entries).allSatisfy({ JSONIdentity.same($0, $1.request) }) {
@@ -153,4 +153,19 @@ final class ScopedTracker<Parent, Child>: EffectTracker<Parent> {
     override func completed(_ id: UInt64) { child.completed(id) }
 
     override func collectRunning(into out: inout [RunningEffect]) { child.collectRunning(into: &out) }
+}
+
+/// `query(state)` for a state passed by address, without copying it. Passing
+/// `state.pointee` copies the state (the compiler cannot know that the query does not
+/// write the memory meanwhile): a retain and a release of each of its references per
+/// tracker and step. An `inout` parameter is an exclusive access, so the state is passed
+/// to the query where it is. Nothing is written: queries are pure.
+@inline(__always)
+func ask<State, Answer>(_ query: (State) -> Answer, _ state: UnsafePointer<State>) -> Answer {
+    borrowingAsk(query, &UnsafeMutablePointer(mutating: state).pointee)
+}
+
+@inline(__always)
+private func borrowingAsk<State, Answer>(_ query: (State) -> Answer, _ state: inout State) -> Answer {
+    query(state)
 }
