@@ -223,7 +223,7 @@ public final class System<F: Feature> {
     public func submitDiscardingBatch(_ input: Input, source: UnsafeRawBufferPointer? = nil) throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        switch try drain(input, source: source) {
+        switch try drain(input, source: source, keepCommands: false) {
         case .stale:
             return false
         case .queued:
@@ -240,7 +240,7 @@ public final class System<F: Feature> {
     }
 
     private func run(_ input: Input, source: UnsafeRawBufferPointer?) throws -> Outcome {
-        switch try drain(input, source: source) {
+        switch try drain(input, source: source, keepCommands: true) {
         case .stale:
             return .stale
         case .queued:
@@ -255,7 +255,7 @@ public final class System<F: Feature> {
         }
     }
 
-    /// What ``drain(_:source:)`` did; the commands it produced are in `callCommands`, the
+    /// What ``drain(_:source:keepCommands:)`` did; the commands it produced are in `callCommands`, the
     /// inputs it dropped in `callDropped`.
     private enum Drained {
         case ran(steps: Int)
@@ -265,7 +265,9 @@ public final class System<F: Feature> {
 
     /// Runs `input` and everything queued behind it, collecting the commands in
     /// `callCommands` and the dropped inputs in `callDropped` (both empty on entry).
-    private func drain(_ input: Input, source: UnsafeRawBufferPointer?) throws -> Drained {
+    /// `keepCommands` false: the caller does not read the commands, so a step records
+    /// them only for a command handler or the step observer (see `step`).
+    private func drain(_ input: Input, source: UnsafeRawBufferPointer?, keepCommands: Bool) throws -> Drained {
         if closed { throw CoreLogicError(.handle, "\(F.name): the system is closed") }
         if let id = input.effectID, ledger.running[id] == nil {
             observer?.dropped(input, source)
@@ -280,7 +282,7 @@ public final class System<F: Feature> {
         draining = true
         defer { draining = false }
         var steps = 1
-        step(input, source, &callCommands)
+        step(input, source, keepCommands, &callCommands)
         while queueHead < queue.count, !closed {
             let next = queue[queueHead]
             queueHead += 1
@@ -294,7 +296,7 @@ public final class System<F: Feature> {
                 callDropped.append(DroppedInput(input: next, error: error))
                 continue
             }
-            step(next, nil, &callCommands)
+            step(next, nil, keepCommands, &callCommands)
             steps += 1
         }
         // Most steps queue nothing: clearing an empty queue would still make a new buffer.
@@ -321,7 +323,7 @@ public final class System<F: Feature> {
     }
 
     @inline(__always)
-    private func step(_ input: Input, _ source: UnsafeRawBufferPointer?, _ commands: inout [EffectCommand]) {
+    private func step(_ input: Input, _ source: UnsafeRawBufferPointer?, _ keepCommands: Bool, _ commands: inout [EffectCommand]) {
         stepsRun &+= 1
         let observer = self.observer
         observer?.willStep(input, source)
@@ -335,6 +337,10 @@ public final class System<F: Feature> {
         }
         let first = commands.count
         if !trackers.isEmpty {
+            // Commands nobody reads (no batch, no command handler, no observer) are not
+            // made: the ledger still hands out ids and keeps the running set. Read before
+            // each step: a handler may install a command handler or an observer.
+            ledger.recordsCommands = keepCommands || commandHandler != nil || observer != nil
             // The trackers read the state where it is (see EffectTracker.step): no copy.
             withUnsafeMutablePointer(to: &currentState) { Self.evaluate(trackers, $0, &ledger, into: &commands) }
         }
