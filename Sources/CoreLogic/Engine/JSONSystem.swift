@@ -1,9 +1,6 @@
 /// Receives a batch's bytes while the system is still locked.
 public typealias BatchSink = (UnsafeRawBufferPointer) -> Void
 
-/// The sink of a call that asked for no batch; never called.
-private let ignoreBatch: (UnsafeRawBufferPointer) -> Void = { _ in }
-
 /// What batches and the state handler carry (see `corelogic_system_set_output`).
 public enum OutputMode: Int32, Sendable {
     /// The whole state: `{"state":{...},...}`. The default.
@@ -89,19 +86,19 @@ public final class JSONSystem {
     /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
     public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
         if let batch { return try sendEvent(event, true, batch) }
-        return try sendEvent(event, false, ignoreBatch)
+        return try sendEvent(event, false, { _ in })
     }
 
     /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
     public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
         if let batch { return try deliverEvent(effect, event, true, batch) }
-        return try deliverEvent(effect, event, false, ignoreBatch)
+        return try deliverEvent(effect, event, false, { _ in })
     }
 
     /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
     public func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
         if let batch { return try completeEffect(effect, true, batch) }
-        return try completeEffect(effect, false, ignoreBatch)
+        return try completeEffect(effect, false, { _ in })
     }
 
     /// ``send(_:batch:)`` with a sink that does not escape (the C ABI's: no heap context).
