@@ -206,10 +206,15 @@ test-tinyfs: lib | $(C_OUT)
 # date with the library; the typed Python example passes mypy --strict and runs.
 # The schema-versus-library checks (jsonschema) and the typegen checks (mypy, tsc) are
 # in bindings/python/tests (test-python).
-.PHONY: test-schema typegen-examples schemas-update
+.PHONY: test-schema typegen-examples schemas-update direct-update
 
 # Appends to the prerequisites of `test` above (a rule without a recipe adds to them).
 test: test-schema
+
+# The features whose direct JSON conformances (docs/performance.md) are generated from
+# their schemas into the library: those whose states and events are hot.
+DIRECT_FEATURES := counter search playcatch
+DIRECT_OUT      := Sources/CoreLogic/Features/Generated
 
 # The features whose generated code is committed with the examples.
 TYPEGEN_EXAMPLES := playcatch
@@ -221,6 +226,7 @@ test-schema: lib | $(C_OUT)
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang python,typescript --out examples/python/generated --check
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out examples/c --check
 	$(TYPEGEN) --all --lang schema --out Tests/schemas --check
+	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --check
 	cd examples/python && MYPYPATH=$(CURDIR)/bindings/python $(PYTHON) -m mypy --strict --no-error-summary --cache-dir $(CURDIR)/.build/mypy typed_playcatch.py generated/
 	$(PYTHON) examples/python/typed_playcatch.py --throws 2
 
@@ -232,6 +238,12 @@ typegen-examples: lib
 # the JSON shows up in review as a diff; test-schema fails until it is updated here.
 schemas-update: lib
 	$(TYPEGEN) --all --lang schema --out Tests/schemas
+
+# Regenerates the direct JSON conformances after a change to a feature's types. The schema
+# comes from a library built without them (they may not compile against the new types).
+direct-update:
+	$(SWIFT) build $(LIB_FLAGS) --product corelogic --scratch-path .build/codable-only -Xswiftc -DCORELOGIC_NO_DIRECT_JSON
+	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --library .build/codable-only/release/libcorelogic.so
 # ---- traces and the inspector (docs/inspector.md) ------------------------------
 # The trace ABI under valgrind; the Python side (trace reading, time travel, golden
 # recording, the page in headless Chromium) runs with test-python.

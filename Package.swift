@@ -2,9 +2,10 @@
 import PackageDescription
 import Foundation
 
-// CoreLogic: the engine, the JSON codec and the features: the Swift standard library,
-//            plus the C library's pthread mutex (Engine/Internal/RecursiveLock.swift).
-// CoreFFI:   the C ABI over CoreLogic, built as libcorelogic.so.
+// CoreLogic: the engine, the JSON codec, the wire layer (AnySystem, journal) and the
+//            features: the Swift standard library, plus the C library's pthread mutex
+//            (Engine/Internal/RecursiveLock.swift) and POSIX file calls (Wire/Journal/).
+// CoreFFI:   the C ABI over CoreLogic, built as libcorelogic.so: exports only.
 let package = Package(
     name: "corelogic",
     products: [
@@ -19,7 +20,6 @@ let package = Package(
         .target(name: "CoreLogic", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "CoreFFI", dependencies: ["CoreLogic"]),
         .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic"]),
-        .testTarget(name: "CoreFFITests", dependencies: ["CoreFFI", "CoreLogic"]),
         // Codec benchmark: the only code that imports Foundation, as the reference to beat.
         .executableTarget(name: "CodecBench", dependencies: ["CoreLogic"], path: "Benchmarks/CodecBench"),
         // `make bench-instructions`: the in-process API under callgrind.

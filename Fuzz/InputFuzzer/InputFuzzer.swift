@@ -9,7 +9,7 @@ import CoreLogic
 // An input starting with "journal:" is a journal directory instead (JournalFuzz.swift):
 // its files are written out and restored through the C ABI.
 
-private let systems: [JSONSystem] = FeatureCatalog.all.compactMap { try? $0.makeSystem() }
+private let systems: [AnySystem] = FeatureCatalog.all.compactMap { try? $0.makeSystem() }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

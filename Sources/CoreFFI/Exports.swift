@@ -6,8 +6,8 @@ import Darwin
 import CoreLogic
 
 // The C ABI of include/corelogic.h. Each export is a thin wrapper: check arguments,
-// find the system, call the engine, map errors to a status. No feature logic here; the
-// persistence exports (PersistenceExports.swift) also own the journal's file policy.
+// find the system, call the wire layer (Sources/CoreLogic/Wire/), map errors to a status.
+// No policy here: journals, restore and output modes are decided in the wire layer.
 
 public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 /// The C type of both handlers, `corelogic_command_fn` and `corelogic_state_fn`.
@@ -96,7 +96,7 @@ public func corelogic_system_free(_ system: UInt64) -> Int32 {
         box.system.close()
         // Like close_journal: the directory is released (and, in interval mode, synced)
         // before free returns, even when a call on the system is still running.
-        releaseJournal(box)
+        box.system.closeJournal()
         return .ok
     }
 }

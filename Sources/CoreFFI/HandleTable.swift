@@ -7,12 +7,8 @@ import CoreLogic
 
 /// A system owned by a host handle, with the host's handler pointers.
 final class SystemBox {
-    let system: JSONSystem
-    /// The journal the system writes to, if any (docs/persistence.md). Read and written
-    /// only while the system is held exclusively; released (synced, closed, unlocked)
-    /// with the box.
-    var journal: Journal?
-    init(_ system: JSONSystem) { self.system = system }
+    let system: AnySystem
+    init(_ system: AnySystem) { self.system = system }
 }
 
 /// Maps `corelogic_system` handles to systems. A handle is `generation << 32 | slot + 1`;

@@ -6,10 +6,8 @@ import Darwin
 import CoreLogic
 
 // The persistence part of the C ABI (include/corelogic.h, "Persistence"; formats in
-// docs/persistence.md): journals, checkpoints and restore. Not only wrappers: these
-// exports decide the directory policy (create one level, lock it, refuse a directory
-// that already holds a journal, write the first snapshot); the file formats and I/O live in
-// Journal/, and the engine only replays.
+// docs/persistence.md): argument checks, then the wire layer's journal calls
+// (Sources/CoreLogic/Wire/Journal/), which own the directory policy and the formats.
 
 @_cdecl("corelogic_system_open_journal")
 public func corelogic_system_open_journal(_ system: UInt64, _ directory: UnsafePointer<CChar>?, _ durability: Int32) -> Int32 {
@@ -19,91 +17,32 @@ public func corelogic_system_open_journal(_ system: UInt64, _ directory: UnsafeP
         guard let mode = Durability(rawValue: durability) else {
             throw argumentError("durability \(durability) is not CORELOGIC_DURABILITY_EVERY_INPUT (0) or CORELOGIC_DURABILITY_INTERVAL (1)")
         }
-        let path = String(cString: directory)
-        guard !path.isEmpty else { throw argumentError("directory is empty") }
-        let descriptor = try FeatureCatalog.named(box.system.featureName)
-        return try box.system.withExclusiveAccess {
-            if let journal = box.journal {
-                throw argumentError("the system already journals into \(journal.directory)")
-            }
-            try FileSystem.makeDirectory(path)
-            let lock = try Journal.lockDirectory(path)
-            let names: [String]
-            do {
-                names = try FileSystem.list(path)
-            } catch {
-                _ = close(lock)
-                throw error
-            }
-            if let existing = names.first(where: { $0 == JournalFormat.snapshotName || JournalFormat.segmentFirst($0) != nil }) {
-                _ = close(lock)
-                throw argumentError("\(path) already holds a journal (\(existing)); restore it with corelogic_system_restore or use an empty directory")
-            }
-            let journal = Journal(directory: path, feature: descriptor.name, stateVersion: descriptor.stateVersion,
-                                  durability: mode, lockFD: lock, seq: 0)
-            do {
-                try journal.checkpoint(box.system)
-            } catch {
-                // The directory held no journal before: take back what the first checkpoint
-                // wrote, so a retry (once there is room) starts afresh instead of finding a
-                // snapshot it must restore.
-                for name in (try? FileSystem.list(path)) ?? []
-                where name == JournalFormat.snapshotName || JournalFormat.segmentFirst(name) != nil || name.hasSuffix(".tmp") {
-                    try? FileSystem.remove(FileSystem.join(path, name))
-                }
-                journal.close()
-                throw error
-            }
-            journal.attach(to: box.system)
-            box.journal = journal
-            return .ok
-        }
+        try box.system.openJournal(directory: String(cString: directory), durability: mode)
+        return .ok
     }
 }
 
 @_cdecl("corelogic_system_checkpoint")
 public func corelogic_system_checkpoint(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_checkpoint") {
-        let box = try HandleTable.shared.lookup(system)
-        return try box.system.withExclusiveAccess {
-            guard let journal = box.journal else { throw argumentError("the system has no journal (corelogic_system_open_journal)") }
-            try journal.checkpoint(box.system)
-            return .ok
-        }
+        try HandleTable.shared.lookup(system).system.checkpoint()
+        return .ok
     }
 }
 
 @_cdecl("corelogic_system_sync_journal")
 public func corelogic_system_sync_journal(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_sync_journal") {
-        let box = try HandleTable.shared.lookup(system)
-        return try box.system.withExclusiveAccess {
-            guard let journal = box.journal else { throw argumentError("the system has no journal (corelogic_system_open_journal)") }
-            try journal.sync()
-            return .ok
-        }
+        try HandleTable.shared.lookup(system).system.syncJournal()
+        return .ok
     }
 }
 
 @_cdecl("corelogic_system_close_journal")
 public func corelogic_system_close_journal(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_close_journal") {
-        let box = try HandleTable.shared.lookup(system)
-        releaseJournal(box)
+        try HandleTable.shared.lookup(system).system.closeJournal()
         return .ok
-    }
-}
-
-/// Stops `box`'s journaling: syncs pending records, closes the segment and releases the
-/// directory's lock, waiting for a call running on another thread (from inside a handler
-/// of the system, on its own thread, it runs at once). `corelogic_system_close_journal`
-/// and `corelogic_system_free` both end here, so when either returns the directory is free.
-func releaseJournal(_ box: SystemBox) {
-    box.system.withLock {
-        guard let journal = box.journal else { return }
-        box.system.setInputHook(nil)
-        journal.close()
-        box.journal = nil
     }
 }
 
@@ -120,21 +59,21 @@ public func corelogic_system_restore(
         guard let feature else { throw argumentError("feature is NULL") }
         guard let directory else { throw argumentError("directory is NULL") }
         let descriptor = try FeatureCatalog.named(String(cString: feature))
-        let restored = try Restore.run(descriptor, directory: String(cString: directory))
+        let restored = try AnySystem.restore(descriptor, directory: String(cString: directory))
         var report: UnsafeMutablePointer<CChar>?
         var batch: UnsafeMutablePointer<CChar>?
         // Out of memory here gives the directory back: the restored system never existed.
         if outReport != nil {
             report = restored.report.withUnsafeBytes(mallocCString)
-            if report == nil { releaseJournal(restored.box); restored.box.system.close(); throw OutOfMemory() }
+            if report == nil { restored.system.closeJournal(); restored.system.close(); throw OutOfMemory() }
         }
         if outBatch != nil {
             batch = restored.batch.withUnsafeBytes(mallocCString)
-            if batch == nil { free(report); releaseJournal(restored.box); restored.box.system.close(); throw OutOfMemory() }
+            if batch == nil { free(report); restored.system.closeJournal(); restored.system.close(); throw OutOfMemory() }
         }
         outReport?.pointee = report
         outBatch?.pointee = batch
-        outSystem.pointee = HandleTable.shared.insert(restored.box)
+        outSystem.pointee = HandleTable.shared.insert(SystemBox(restored.system))
         return .ok
     }
 }

@@ -39,7 +39,7 @@ final class LoopRulesTests: XCTestCase {
     func testStaleInputsAreNotJournaled() throws {
         let system = System<Probe>()
         var journaled: [String] = []
-        system.willApply = { input, _ in journaled.append("\(input)") }
+        system.willApply = { input in journaled.append("\(input)") }
         _ = try system.send(.setFirst(value: 1))
         _ = try system.deliver(5, .note(text: "stale"))
         _ = try system.complete(5)
@@ -49,7 +49,7 @@ final class LoopRulesTests: XCTestCase {
     func testAnInputRejectedByTheJournalHookLeavesTheStateUnchanged() throws {
         struct DiskFull: Error {}
         let system = System<Probe>()
-        system.willApply = { _, _ in throw DiskFull() }
+        system.willApply = { _ in throw DiskFull() }
         XCTAssertThrowsError(try system.send(.setFirst(value: 1)))
         XCTAssertEqual(system.state, Probe.State())
         XCTAssertEqual(system.runningEffects.count, 0)
@@ -62,7 +62,7 @@ final class LoopRulesTests: XCTestCase {
         struct DiskFull: Error {}
         let system = System<Probe>()
         var hooked = 0
-        system.willApply = { _, _ in
+        system.willApply = { _ in
             hooked += 1
             if hooked == 2 { throw DiskFull() }
         }
@@ -192,21 +192,23 @@ final class LoopRulesTests: XCTestCase {
 
 /// The journal hook gets the host's own bytes for the call's input, compacted to one line.
 final class JournalSourceTests: XCTestCase {
-    func testCompactingRemovesWhitespaceBetweenTokensOnlyAndKeepsStringsIntact() {
-        let text = " {\n \"queryChanged\" :\t{ \"text\" : \"a b\\\" \\\\ \\n c\" } }\r\n"
-        let compact = Array(text.utf8).withUnsafeBytes { compactJSON($0) }
-        XCTAssertEqual(String(decoding: compact, as: UTF8.self), #"{"queryChanged":{"text":"a b\" \\ \n c"}}"#)
-    }
-
-    func testTheHookSeesTheCallersBytesForItsOwnInputAndNoneForQueuedInputs() throws {
-        let system = System<Probe>()
-        var sources: [String?] = []
-        system.willApply = { _, source in sources.append(source.map { String(decoding: $0, as: UTF8.self) }) }
-        system.onCommand = { command in
-            if case .start(let id, _, _) = command { _ = try? system.deliver(id, .note(text: "queued")) }
+    /// Restore: the previous life handed out ids below 10, and its last step may have
+    /// started, from 10 on, the effects the state asks for; the restored system's effects
+    /// come after those, without any JSON.
+    func testARestoredSystemNumbersItsEffectsAfterThoseThePreviousLifeMayHaveStarted() throws {
+        let previous = System<Probe>()
+        _ = try previous.send(.setFirst(value: 1))
+        let asked = System<Probe>(state: previous.state).initialBatch.commands.count
+        XCTAssertGreaterThan(asked, 0)
+        let restored = System<Probe>(restoring: previous.state, previousNextEffectID: 10)
+        XCTAssertEqual(restored.firstEffectID, UInt64(10 + asked))
+        let started = restored.initialBatch.commands.compactMap { command -> UInt64? in
+            if case .start(let id, _, _) = command { return id }
+            return nil
         }
-        let bytes = Array(#"{"setFirst":{"value":1}}"#.utf8)
-        _ = try bytes.withUnsafeBytes { try system.submit(.send(.setFirst(value: 1)), source: $0) { $0 } }
-        XCTAssertEqual(sources, [#"{"setFirst":{"value":1}}"#, nil])
+        XCTAssertEqual(started, Array(UInt64(10 + asked)..<UInt64(10 + 2 * asked)))
+        XCTAssertEqual(restored.state, previous.state)
+        // Nothing to skip when the state asks for nothing.
+        XCTAssertEqual(System<Probe>(restoring: Probe.State(), previousNextEffectID: 10).firstEffectID, 10)
     }
 }

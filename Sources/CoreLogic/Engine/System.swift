@@ -32,7 +32,7 @@ public final class System<F: Feature> {
         public var commands: [EffectCommand]
         public var steps: Int
         /// Inputs queued from handlers during the call that ``willApply`` rejected: they
-        /// were never applied (see ``submit(_:source:_:)``). Empty in the common case.
+        /// were never applied (see ``submit(_:_:)``). Empty in the common case.
         public var dropped: [DroppedInput] = []
     }
 
@@ -67,30 +67,29 @@ public final class System<F: Feature> {
     }
 
     /// Called before an accepted (not stale) input is applied; throwing rejects the input
-    /// and leaves the state unchanged. Journaling uses it so that an input is durable
-    /// before its call returns. The second argument is the `source` the call passed to
-    /// ``submit(_:source:_:)`` (the bytes the event was decoded from) for the call's own
-    /// input, and nil for inputs queued from handlers.
-    public var willApply: ((Input, UnsafeRawBufferPointer?) throws -> Void)? {
-        get { lock.withLock { inputHook } }
-        set { lock.withLock { inputHook = newValue } }
+    /// and leaves the state unchanged. A journal uses it so that an input is durable before
+    /// its call returns (the wire layer, `Wire/`, sets it; the engine knows nothing of
+    /// journals or bytes).
+    public var willApply: ((Input) throws -> Void)? {
+        get { lock.withLock { _willApply } }
+        set { lock.withLock { _willApply = newValue } }
     }
 
     /// Watches every input the loop takes off the queue (tracing uses it). Optional so
     /// that a system nobody watches pays one nil check per step.
     public final class StepObserver {
-        /// Before the reducer runs an accepted input. `source` as for ``willApply``.
-        public var willStep: (Input, UnsafeRawBufferPointer?) -> Void
+        /// Before the reducer runs an accepted input.
+        public var willStep: (Input) -> Void
         /// After the step's feedbacks, before the handlers: the new state and the step's
         /// commands.
         public var didStep: (Input, F.State, ArraySlice<EffectCommand>) -> Void
         /// An input dropped as stale (the call's own, or one queued from a handler).
-        public var dropped: (Input, UnsafeRawBufferPointer?) -> Void
+        public var dropped: (Input) -> Void
 
         public init(
-            willStep: @escaping (Input, UnsafeRawBufferPointer?) -> Void,
+            willStep: @escaping (Input) -> Void,
             didStep: @escaping (Input, F.State, ArraySlice<EffectCommand>) -> Void,
-            dropped: @escaping (Input, UnsafeRawBufferPointer?) -> Void
+            dropped: @escaping (Input) -> Void
         ) {
             self.willStep = willStep
             self.didStep = didStep
@@ -106,6 +105,10 @@ public final class System<F: Feature> {
 
     /// The commands produced by evaluating the feedbacks on the first state.
     public let initialBatch: Batch
+
+    /// The first effect id this system hands out (1 for a new system; after the previous
+    /// life's ids for a restored one).
+    public let firstEffectID: UInt64
 
     // Unchecked exclusivity: every access to these happens while `lock` is held, and a
     // step never runs host code (handlers, hooks) inside an access to one of them (the
@@ -129,7 +132,7 @@ public final class System<F: Feature> {
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var commandHandler: ((EffectCommand) -> Void)?
     @exclusivity(unchecked) private var stateHandler: ((F.State) -> Void)?
-    @exclusivity(unchecked) private var inputHook: ((Input, UnsafeRawBufferPointer?) throws -> Void)?
+    @exclusivity(unchecked) private var _willApply: ((Input) throws -> Void)?
     // Read on every step, always under `lock`: the runtime exclusivity check would cost
     // more than the nil test it guards (callgrind, docs/inspector.md).
     @exclusivity(unchecked) private var observer: StepObserver?
@@ -143,7 +146,8 @@ public final class System<F: Feature> {
     public init(state: F.State? = nil, firstEffectID: UInt64 = 1) {
         currentState = state ?? F.initialState
         trackers = F.feedbacks.map { $0.makeTracker($0.name) }
-        ledger = EffectLedger(nextID: max(firstEffectID, 1))
+        self.firstEffectID = max(firstEffectID, 1)
+        ledger = EffectLedger(nextID: self.firstEffectID)
         var commands: [EffectCommand] = []
         let first = currentState
         let trackers = self.trackers
@@ -151,6 +155,20 @@ public final class System<F: Feature> {
         withUnsafePointer(to: first) { Self.evaluate(trackers, $0, &ledger, into: &commands) }
         self.ledger = ledger
         initialBatch = Batch(state: first, commands: commands, steps: 0)
+    }
+
+    /// Creates a system that continues a previous life (restore, docs/persistence.md), which
+    /// handed out every id below `previousNextEffectID`, and evaluates its feedbacks once.
+    ///
+    /// The previous life's last step may have started, with ids from `previousNextEffectID`
+    /// on, the effects this state asks for, and a host may still hold those ids; so the
+    /// effects started now are numbered after them: from `previousNextEffectID + n`, where n
+    /// is the number this evaluation starts. Counting them evaluates the feedbacks on a
+    /// scratch system first: no JSON, no encoding.
+    public convenience init(restoring state: F.State, previousNextEffectID: UInt64) {
+        let scratch = System(state: state, firstEffectID: previousNextEffectID)
+        let started = UInt64(scratch.initialBatch.commands.count)
+        self.init(state: state, firstEffectID: max(previousNextEffectID, 1) &+ started)
     }
 
     /// The current state.
@@ -205,33 +223,32 @@ public final class System<F: Feature> {
     }
 
     /// ``submit(_:)``, then `body` with the outcome while the system is still locked, so
-    /// the batch can be encoded before another thread runs a step. `source`, if given, is
-    /// handed to ``willApply`` with the call's own input.
-    public func submit<R>(_ input: Input, source: UnsafeRawBufferPointer? = nil, _ body: (Outcome) throws -> R) throws -> R {
+    /// the batch can be encoded before another thread runs a step.
+    public func submit<R>(_ input: Input, _ body: (Outcome) throws -> R) throws -> R {
         lock.lock()
         defer { lock.unlock() }
-        return try body(run(input, source: source))
+        return try body(run(input))
     }
 
     /// ``submit(_:)`` for a caller that does not read the batch (the C ABI called with a
     /// NULL batch): the same steps, hooks, handlers and observer, in the same order, but no
     /// ``Batch`` is built: no copy of the state, no list of commands handed out (the
-    /// commands' storage is kept for the next call), no dropped-input list.
+    /// commands' storage is kept for the next call), no dropped-input list; and commands
+    /// are made only for a command handler or the step observer.
     /// - Returns: false when the input was stale (``Outcome/stale``: nothing changed);
     ///   true when it ran, or was queued from inside a handler.
     /// - Throws: as ``submit(_:)``.
-    public func submitDiscardingBatch(_ input: Input, source: UnsafeRawBufferPointer? = nil) throws -> Bool {
+    public func submitDiscardingBatch(_ input: Input) throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        switch try drain(input, source: source, keepCommands: false) {
+        switch try drain(input, keepCommands: false) {
         case .stale:
             return false
         case .queued:
             return true
         case .ran:
-            // Destroyed in place: the storage stays for the next step's commands (the
-            // ledger swaps it in), so a step that starts an effect allocates nothing.
-            // Popped one by one: `removeAll(keepingCapacity:)` goes through a generic
+            // Popped one by one, keeping the storage for the next step's commands (the
+            // ledger swaps it in): `removeAll(keepingCapacity:)` goes through a generic
             // replaceSubrange that costs several times more for the usual one or two.
             if !callCommands.isEmpty { while callCommands.popLast() != nil {} }
             if !callDropped.isEmpty { callDropped = [] }
@@ -239,8 +256,8 @@ public final class System<F: Feature> {
         }
     }
 
-    private func run(_ input: Input, source: UnsafeRawBufferPointer?) throws -> Outcome {
-        switch try drain(input, source: source, keepCommands: true) {
+    private func run(_ input: Input) throws -> Outcome {
+        switch try drain(input, keepCommands: true) {
         case .stale:
             return .stale
         case .queued:
@@ -255,8 +272,8 @@ public final class System<F: Feature> {
         }
     }
 
-    /// What ``drain(_:source:keepCommands:)`` did; the commands it produced are in `callCommands`, the
-    /// inputs it dropped in `callDropped`.
+    /// What ``drain(_:keepCommands:)`` did; the commands it produced are in `callCommands`,
+    /// the inputs it dropped in `callDropped`.
     private enum Drained {
         case ran(steps: Int)
         case stale
@@ -265,39 +282,39 @@ public final class System<F: Feature> {
 
     /// Runs `input` and everything queued behind it, collecting the commands in
     /// `callCommands` and the dropped inputs in `callDropped` (both empty on entry).
-    /// `keepCommands` false: the caller does not read the commands, so a step records
-    /// them only for a command handler or the step observer (see `step`).
+    /// `keepCommands` false: the caller does not read the commands, so a step makes them
+    /// only for a command handler or the step observer (see `step`).
     @inline(__always)  // into both submits: the call and the returned enum cost a tenth of a small step
-    private func drain(_ input: Input, source: UnsafeRawBufferPointer?, keepCommands: Bool) throws -> Drained {
+    private func drain(_ input: Input, keepCommands: Bool) throws -> Drained {
         if closed { throw CoreLogicError(.handle, "\(F.name): the system is closed") }
         if let id = input.effectID, ledger.running[id] == nil {
-            observer?.dropped(input, source)
+            observer?.dropped(input)
             return .stale
         }
         if draining {
             queue.append(input)
             return .queued
         }
-        try inputHook?(input, source)
+        try _willApply?(input)
 
         draining = true
         defer { draining = false }
         var steps = 1
-        step(input, source, keepCommands, &callCommands)
+        step(input, keepCommands, &callCommands)
         while queueHead < queue.count, !closed {
             let next = queue[queueHead]
             queueHead += 1
             if let id = next.effectID, ledger.running[id] == nil {
-                observer?.dropped(next, nil)
+                observer?.dropped(next)
                 continue
             }
             do {
-                try inputHook?(next, nil)
+                try _willApply?(next)
             } catch {
                 callDropped.append(DroppedInput(input: next, error: error))
                 continue
             }
-            step(next, nil, keepCommands, &callCommands)
+            step(next, keepCommands, &callCommands)
             steps += 1
         }
         // Most steps queue nothing: clearing an empty queue would still make a new buffer.
@@ -316,7 +333,7 @@ public final class System<F: Feature> {
             closed = true
             commandHandler = nil
             stateHandler = nil
-            inputHook = nil
+            _willApply = nil
             observer = nil
             queue.removeAll()
             queueHead = 0
@@ -324,10 +341,10 @@ public final class System<F: Feature> {
     }
 
     @inline(__always)
-    private func step(_ input: Input, _ source: UnsafeRawBufferPointer?, _ keepCommands: Bool, _ commands: inout [EffectCommand]) {
+    private func step(_ input: Input, _ keepCommands: Bool, _ commands: inout [EffectCommand]) {
         stepsRun &+= 1
         let observer = self.observer
-        observer?.willStep(input, source)
+        observer?.willStep(input)
         switch input {
         case .send(let event), .deliver(_, let event):
             F.reduce(&currentState, event)

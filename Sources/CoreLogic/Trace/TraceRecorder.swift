@@ -89,8 +89,8 @@ final class TraceRecorder<F: Feature> {
     /// The loop's observer: timing and lines for steps and stale inputs.
     var observer: System<F>.StepObserver {
         System<F>.StepObserver(
-            willStep: { [self] input, source in
-                captureEvent(input, source)
+            willStep: { [self] input in
+                captureEvent(input)
                 stepStarted = sink.now()
             },
             didStep: { [self] input, state, commands in
@@ -113,9 +113,9 @@ final class TraceRecorder<F: Feature> {
                 JSONWriter.writeUnsigned(elapsed, into: &line)
                 finishLine()
             },
-            dropped: { [self] input, source in
+            dropped: { [self] input in
                 guard !stopped else { return }
-                captureEvent(input, source)
+                captureEvent(input)
                 beginInput(input, event: stepEvent)
                 line.append(contentsOf: #","status":"stale"}"#.utf8)
                 line.append(UInt8(ascii: "\n"))
@@ -126,7 +126,7 @@ final class TraceRecorder<F: Feature> {
 
     /// An input refused before it reached the loop (bad JSON, wrong shape, a journal that
     /// could not write it): the bytes as sent, as a string, and the error.
-    func writeRejected(_ kind: InputRecord.Kind, effect: UInt64?, raw: UnsafeRawBufferPointer?, error: Error) {
+    func writeRejected(_ kind: InputKind, effect: UInt64?, raw: UnsafeRawBufferPointer?, error: Error) {
         guard !stopped else { return }
         let status: Status
         let message: String
@@ -160,16 +160,14 @@ final class TraceRecorder<F: Feature> {
 
     // MARK: - Line building
 
-    /// Keeps the event's JSON for the line written after the step: the host's own bytes
-    /// (compacted) for the call's input, the event encoded again for inputs queued from
-    /// handlers.
-    private func captureEvent(_ input: System<F>.Input, _ source: UnsafeRawBufferPointer?) {
+    /// Keeps the event's JSON for the line written after the step: the event the loop took,
+    /// in the library's compact encoding (the bytes a refused input was sent as are in its
+    /// `raw`, see ``writeRejected(_:effect:raw:error:)``).
+    private func captureEvent(_ input: System<F>.Input) {
         stepEvent.removeAll(keepingCapacity: true)
         switch input {
         case .send(let event), .deliver(_, let event):
-            if let source {
-                stepEvent = compactJSON(source)
-            } else if (try? JSONCoding.encode(event, into: &stepEvent)) == nil {
+            if (try? JSONCoding.encode(event, into: &stepEvent)) == nil {
                 stepEvent = Array("null".utf8)
             }
         case .complete:

@@ -37,7 +37,7 @@ struct GoldenRunner {
         let feature: FeatureDescriptor
         do { feature = try FeatureCatalog.named(featureName) } catch { throw Failure(message: "\(error)") }
 
-        let system: JSONSystem
+        let system: AnySystem
         do {
             switch file["state"] {
             case nil, .null?:
@@ -91,7 +91,7 @@ struct GoldenRunner {
     }
 
     /// Runs one step and describes what happened in the shape of an `expect` object.
-    private static func perform(_ action: String, _ argument: JSONValue, on system: JSONSystem) throws -> JSONValue {
+    private static func perform(_ action: String, _ argument: JSONValue, on system: AnySystem) throws -> JSONValue {
         var stateBefore: [UInt8] = []
         try system.writeState(into: &stateBefore)
         var batch: [UInt8] = []

@@ -10,11 +10,11 @@ final class PatchOutputTests: XCTestCase {
 
     /// A system in patch mode with a mirror of its state kept from patches.
     final class Mirror {
-        let system: JSONSystem
+        let system: AnySystem
         var state: JSONValue
         var revision: UInt64
 
-        init(_ system: JSONSystem) throws {
+        init(_ system: AnySystem) throws {
             self.system = system
             var snapshot: [UInt8]? = []
             try system.setOutput(.patch, snapshot: &snapshot)
@@ -45,20 +45,20 @@ final class PatchOutputTests: XCTestCase {
         }
     }
 
-    private func makeSystem(_ feature: String, state: String? = nil) throws -> JSONSystem {
+    private func makeSystem(_ feature: String, state: String? = nil) throws -> AnySystem {
         let descriptor = try FeatureCatalog.named(feature)
         guard let state else { return try descriptor.makeSystem() }
         return try Array(state.utf8).withUnsafeBytes { try descriptor.makeSystem(state: $0) }
     }
 
-    private func send(_ system: JSONSystem, _ event: String, _ batch: inout [UInt8]) throws -> Status {
+    private func send(_ system: AnySystem, _ event: String, _ batch: inout [UInt8]) throws -> Status {
         var received: [UInt8] = []
         let status = try Array(event.utf8).withUnsafeBytes { bytes in try system.send(bytes, batch: { received = Array($0) }) }
         batch = received
         return status
     }
 
-    private func deliver(_ system: JSONSystem, _ id: UInt64, _ event: String, _ batch: inout [UInt8]) throws -> Status {
+    private func deliver(_ system: AnySystem, _ id: UInt64, _ event: String, _ batch: inout [UInt8]) throws -> Status {
         var received: [UInt8] = []
         let status = try Array(event.utf8).withUnsafeBytes { bytes in try system.deliver(id, bytes, batch: { received = Array($0) }) }
         batch = received
@@ -75,7 +75,7 @@ final class PatchOutputTests: XCTestCase {
         for url in try GoldenFileTests.goldenFiles() {
             let file = try JSONParser.parse(Array(try Data(contentsOf: url)))
             guard case .string(let feature)? = file["feature"], case .array(let steps)? = file["steps"] else { continue }
-            let system: JSONSystem
+            let system: AnySystem
             switch file["state"] {
             case nil, .null?: system = try makeSystem(feature)
             case let state?:

@@ -358,3 +358,51 @@ def test_async_runner_hands_typed_requests_to_handlers(generated, library):
     state = asyncio.run(scenario())
     assert seen == [playcatch.TimerRequest(seconds=1)]
     assert playcatch.State.from_json(state) == playcatch.State(ball="human", throwCount=2)
+
+
+# -- Swift: the library's direct JSON conformances -----------------------------------
+
+
+def _swift_schema(defs: Dict[str, Any]) -> typegen.Schema:
+    document = {"$defs": {"state": {"$ref": "#/$defs/Demo.State"}, "event": {"$ref": "#/$defs/Demo.Event"}, **defs}}
+    return typegen.Schema("demo", document, {"events": [], "feedbacks": [], "queries": []})
+
+
+def test_swift_conformances_follow_the_schema_members_in_order():
+    source = typegen.swift_direct(_swift_schema({
+        "Demo.State": {"type": "object", "properties": {"default": {"type": "string"}, "note": {"type": "string"}},
+                       "required": ["default"]},
+        "Demo.Event": {"oneOf": [
+            {"type": "object", "properties": {"wrapped": {"type": "object", "properties": {"_0": {"type": "integer"}},
+                                                          "required": ["_0"]}}},
+            {"type": "object", "properties": {"tick": {"type": "object", "properties": {}}}},
+            {"type": "string", "enum": ["tick"]}]},
+    }))
+    # A keyword member is escaped; a member absent from "required" is optional.
+    assert "try out.field(\"default\", `default`)" in source
+    assert "`default`: try input.field(\"default\")," in source
+    assert "note: try input.optionalField(\"note\"))" in source
+    # An unlabeled associated value (`_0`) is bound and passed by position.
+    assert "case .wrapped(let value0):" in source
+    assert "value = .wrapped(try input.field(\"_0\"))" in source
+    assert "case .tick: out.payloadlessCase(\"tick\")" in source
+    assert source.index("extension Demo.State") < source.index("extension Demo.Event")
+
+
+def test_swift_generator_refuses_a_member_swift_cannot_name():
+    schema = _swift_schema({
+        "Demo.State": {"type": "object", "properties": {"a-b": {"type": "string"}}, "required": ["a-b"]},
+        "Demo.Event": {"oneOf": [{"type": "string", "enum": ["tick"]}]},
+    })
+    with pytest.raises(typegen.TypegenError, match="'a-b' is not a Swift identifier"):
+        typegen.swift_direct(schema)
+
+
+def test_committed_swift_conformances_are_the_librarys(library):
+    directory = REPOSITORY / "Sources" / "CoreLogic" / "Features" / "Generated"
+    committed = sorted(path.name for path in directory.glob("*+JSONDirect.swift"))
+    assert committed, "no generated conformances committed"
+    for name in committed:
+        feature = name[: -len("+JSONDirect.swift")].lower()
+        files = typegen.generate(feature, ["swift"], library=library)
+        assert files == {name: (directory / name).read_text(encoding="utf-8")}

@@ -1,168 +1,4 @@
-/// Receives a batch's bytes while the system is still locked.
-public typealias BatchSink = (UnsafeRawBufferPointer) -> Void
-
-/// What batches and the state handler carry (see `corelogic_system_set_output`).
-public enum OutputMode: Int32, Sendable {
-    /// The whole state: `{"state":{...},...}`. The default.
-    case full = 0
-    /// An RFC 6902 patch from the last emitted state: `{"revision":4,"base":3,"patch":[...],...}`.
-    case patch = 1
-}
-
-/// A running system driven with JSON bytes: what the C ABI and the golden-file runners
-/// use. Each call is one ``System`` call plus decoding and encoding; see ``System`` for
-/// the loop's rules (queue, stale inputs, re-entrancy, threads).
-///
-/// Calls that write a batch take a `batch` sink: it receives the batch's bytes while the
-/// system is still locked, so a host copies them before another thread can run a step.
-///
-/// The class is not generic: it holds closures made where the feature's type is known,
-/// so the code behind every call is specialized for that feature (no generic dispatch
-/// on the per-event path).
-public final class JSONSystem {
-    /// The feature this system runs.
-    public let featureName: String
-    private let initialBatch: (inout [UInt8]) throws -> Void
-    // The sink parameters are not optional so that they need not escape: a caller's sink
-    // that captures something is then built on its stack, not on the heap. The Bool says
-    // whether a batch is wanted at all.
-    private let sendEvent: (UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
-    private let deliverEvent: (UInt64, UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
-    private let completeEffect: (UInt64, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
-    private let state: (inout [UInt8]) throws -> Void
-    private let query: (String, inout [UInt8]) throws -> Void
-    private let effects: (inout [UInt8]) throws -> Void
-    private let commandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
-    private let stateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
-    private let inputHook: (((InputRecord) throws -> Void)?) -> Void
-    private let effectID: () -> UInt64
-    private let stop: () -> Void
-    private let exclusive: (() throws -> Void) throws -> Void
-    private let output: (OutputMode, inout [UInt8]?) throws -> Void
-    private let resyncState: (inout [UInt8]) throws -> Void
-    private let watch: ([String], inout [UInt8]?) throws -> Void
-    private let trace: (TraceSink?) throws -> Void
-
-    init<F: Feature>(_ typed: JSONFeatureSystem<F>) {
-        featureName = F.name
-        initialBatch = { try typed.writeInitialBatch(into: &$0) }
-        sendEvent = { try typed.send($0, wantsBatch: $1, sink: $2) }
-        deliverEvent = { try typed.deliver($0, $1, wantsBatch: $2, sink: $3) }
-        completeEffect = { try typed.complete($0, wantsBatch: $1, sink: $2) }
-        state = { try typed.writeState(into: &$0) }
-        query = { try typed.writeQuery($0, into: &$1) }
-        effects = { try typed.writeEffects(into: &$0) }
-        commandHandler = { typed.setCommandHandler($0) }
-        stateHandler = { typed.setStateHandler($0) }
-        inputHook = { typed.setInputHook($0) }
-        effectID = { typed.nextEffectID }
-        stop = { typed.close() }
-        exclusive = { body in try typed.withExclusiveAccess(body) }
-        output = { try typed.setOutput($0, snapshot: &$1) }
-        resyncState = { try typed.resync(into: &$0) }
-        watch = { try typed.watchQueries($0, values: &$1) }
-        trace = { try typed.setTrace($0) }
-    }
-
-    /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
-    /// baseline; `snapshot`, if non-nil, receives `{"revision":R,"state":{...}}`: the state
-    /// the next patch applies to. On error nothing changes.
-    public func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws { try output(mode, &snapshot) }
-
-    /// Appends `{"revision":R,"state":{...}}`, the current state and its revision; in patch
-    /// mode the next patch continues from it (how a host that missed a patch catches up).
-    public func resync(into out: inout [UInt8]) throws { try resyncState(&out) }
-
-    /// Watches the named state queries (empty: none); every later batch carries
-    /// `"queries":{...}` with those whose JSON changed since the previous batch. `values`,
-    /// if non-nil, receives the current value of each. Unknown names throw `.notFound`
-    /// and change nothing.
-    public func watchQueries(_ names: [String], values: inout [UInt8]?) throws { try watch(names, &values) }
-
-    /// Appends the creation batch (`steps` is 0): the effects the first state asks for.
-    public func writeInitialBatch(into out: inout [UInt8]) throws { try initialBatch(&out) }
-
-    /// `send(event)`; returns `.ok` (also when queued from inside a handler).
-    /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
-    public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        if let batch { return try sendEvent(event, true, batch) }
-        return try sendEvent(event, false, { _ in })
-    }
-
-    /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
-    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        if let batch { return try deliverEvent(effect, event, true, batch) }
-        return try deliverEvent(effect, event, false, { _ in })
-    }
-
-    /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
-    public func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
-        if let batch { return try completeEffect(effect, true, batch) }
-        return try completeEffect(effect, false, { _ in })
-    }
-
-    /// ``send(_:batch:)`` with a sink that does not escape (the C ABI's: no heap context).
-    public func send(_ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
-        try sendEvent(event, true, sink)
-    }
-
-    /// ``deliver(_:_:batch:)`` with a sink that does not escape.
-    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
-        try deliverEvent(effect, event, true, sink)
-    }
-
-    /// ``complete(_:batch:)`` with a sink that does not escape.
-    public func complete(_ effect: UInt64, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
-        try completeEffect(effect, true, sink)
-    }
-
-    /// Appends the current state.
-    public func writeState(into out: inout [UInt8]) throws { try state(&out) }
-
-    /// Appends the value of the named state query.
-    /// - Throws: `.notFound` for an unknown name, with the valid names.
-    public func writeQuery(_ name: String, into out: inout [UInt8]) throws { try query(name, &out) }
-
-    /// Appends the running effects: `[{"id":1,"feedback":"loadPage","request":{...}}]`.
-    public func writeEffects(into out: inout [UInt8]) throws { try effects(&out) }
-
-    /// Sets (or with nil removes) the handler called with each command's JSON (NUL-terminated).
-    public func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { commandHandler(handler) }
-
-    /// Sets (or with nil removes) the handler called with each new state's JSON (NUL-terminated).
-    public func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { stateHandler(handler) }
-
-    /// Sets (or with nil removes) the hook that sees every accepted input before it is
-    /// applied; throwing rejects the input (journaling).
-    public func setInputHook(_ hook: ((InputRecord) throws -> Void)?) { inputHook(hook) }
-
-    /// Starts writing a trace to `sink` (replacing any previous one), or with nil stops
-    /// (docs/inspector.md). The first line is written before this returns.
-    /// - Throws: `.io` when the sink refuses the first line; tracing is then off.
-    public func setTrace(_ sink: TraceSink?) throws { try trace(sink) }
-
-    /// The next effect id the system will hand out.
-    public var nextEffectID: UInt64 { effectID() }
-
-    /// Stops the system (see ``System/close()``).
-    public func close() { stop() }
-
-    /// ``withExclusiveAccess(_:)`` for a body that cannot fail.
-    public func withLock(_ body: () -> Void) {
-        try? exclusive { body() }
-    }
-
-    /// Runs `body` with no step running meanwhile (see ``System/withExclusiveAccess(_:)``);
-    /// checkpoints use it to read state, next effect id and journal position at one point.
-    public func withExclusiveAccess<R>(_ body: () throws -> R) throws -> R {
-        var result: R?
-        try exclusive { result = try body() }
-        guard let result else { throw CoreLogicError(.arg, "\(featureName): exclusive access produced no result") }
-        return result
-    }
-}
-
-final class JSONFeatureSystem<F: Feature> {
+final class WireSystem<F: Feature> {
     let system: System<F>
     /// Bytes of the command or state being handed to a handler; reused, drained under the lock.
     /// Unchecked exclusivity (both buffers): used only under the system's lock, by one
@@ -173,6 +9,9 @@ final class JSONFeatureSystem<F: Feature> {
     @exclusivity(unchecked) private var batchScratch = ByteScratch(capacity: 512)
     /// The trace being written, if any (Trace/); read and written under the system's lock.
     var tracer: TraceRecorder<F>?
+    /// The journal every accepted input is written to before it is applied, if any
+    /// (Journal/); read and written under the system's lock.
+    @exclusivity(unchecked) var journal: Journal?
 
     private let payloadless: PayloadlessEvents<F.Event>
     /// `F.queries` is computed; it is read once here, not on every query.
@@ -184,6 +23,11 @@ final class JSONFeatureSystem<F: Feature> {
     @exclusivity(unchecked) private var differ: StateDiffer<F.State>?
     /// The revision of the last state emitted in patch mode: the next patch's `base`.
     @exclusivity(unchecked) private var emittedRevision: UInt64 = 0
+    /// Full mode with a state handler: the JSON the handler was given and the revision of
+    /// that state, so the batch of the same step reuses it instead of encoding the state a
+    /// second time (nil: nothing reusable).
+    @exclusivity(unchecked) private var handledState: [UInt8] = []
+    @exclusivity(unchecked) private var handledRevision: UInt64?
     /// Watched queries with the JSON of the value last reported.
     @exclusivity(unchecked) private var watched: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
 
@@ -204,8 +48,14 @@ final class JSONFeatureSystem<F: Feature> {
         try mapErrors("state") { try JSONCoding.decode(F.State.self, from: bytes, limits: limits) }
     }
 
-    static func decodeEvent(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> F.Event {
-        try mapErrors("event") { try JSONCoding.decode(F.Event.self, from: bytes, limits: limits) }
+    /// A state from a tree (a snapshot's, after migration); the library wrote it, so no
+    /// size limit applies.
+    static func decodeState(_ value: JSONValue) throws -> F.State {
+        try mapErrors("state") { try JSONCoding.decode(F.State.self, from: value) }
+    }
+
+    static func decodeEvent(_ bytes: UnsafeRawBufferPointer) throws -> F.Event {
+        try mapErrors("event") { try JSONCoding.decode(F.Event.self, from: bytes) }
     }
 
     func writeInitialBatch(into out: inout [UInt8]) throws {
@@ -220,7 +70,7 @@ final class JSONFeatureSystem<F: Feature> {
     func send(_ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         do {
             let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-            return try run(.send(decoded), source: event, wantsBatch: wantsBatch, sink: sink)
+            return try run(.send(decoded), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.send, effect: nil, raw: event, error)
             throw error
@@ -230,7 +80,7 @@ final class JSONFeatureSystem<F: Feature> {
     func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         do {
             let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-            return try run(.deliver(effect: effect, event: decoded), source: event, wantsBatch: wantsBatch, sink: sink)
+            return try run(.deliver(effect: effect, event: decoded), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.deliver, effect: effect, raw: event, error)
             throw error
@@ -246,19 +96,16 @@ final class JSONFeatureSystem<F: Feature> {
         }
     }
 
-    private func run(
-        _ input: System<F>.Input, source: UnsafeRawBufferPointer? = nil,
-        wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void
-    ) throws -> Status {
+    private func run(_ input: System<F>.Input, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         guard wantsBatch else {
             // Nobody reads the batch: the system builds none (no copy of the state, no
             // command list) and nothing is written.
-            return try system.submitDiscardingBatch(input, source: source) ? .ok : .stale
+            return try system.submitDiscardingBatch(input) ? .ok : .stale
         }
         // The sink runs inside the system's lock (submit's batch is built under it), so the
         // scratch buffer cannot be overwritten by another thread's step in between.
         var status = Status.ok
-        try system.submit(input, source: source) { outcome in
+        try system.submit(input) { outcome in
             switch outcome {
             case .stale:
                 status = .stale
@@ -283,7 +130,9 @@ final class JSONFeatureSystem<F: Feature> {
         if let differ {
             let revision = queued ? emittedRevision : system.revision
             writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
-            if queued {
+            if queued || emittedRevision == revision {
+                // Nothing new since the last patch (a queued call, or the state handler
+                // already sent this step's patch): the shadow is the current state.
                 out.append("[]")
             } else {
                 try Self.mapErrors("state") { try out.appendPiece { try differ.diff(to: batch.state, into: &$0) } }
@@ -291,7 +140,11 @@ final class JSONFeatureSystem<F: Feature> {
             }
         } else {
             out.append(#"{"state":"#)
-            try Self.mapErrors("state") { try out.appendPiece { try JSONCoding.encode(batch.state, into: &$0) } }
+            if let handledRevision, handledRevision == system.revision {
+                handledState.withUnsafeBufferPointer { out.appendBytes($0) }
+            } else {
+                try Self.mapErrors("state") { try out.appendPiece { try JSONCoding.encode(batch.state, into: &$0) } }
+            }
         }
         if !watched.isEmpty {
             out.append(#","queries":{"#)
@@ -500,6 +353,7 @@ final class JSONFeatureSystem<F: Feature> {
     func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) {
         guard let handler else {
             system.onState = nil
+            system.withExclusiveAccess { handledRevision = nil }
             return
         }
         system.onState = { [unowned self] state in
@@ -511,33 +365,18 @@ final class JSONFeatureSystem<F: Feature> {
                 guard (try? handlerScratch.appendPiece({ try differ.diff(to: state, into: &$0) })) != nil else { return }
                 handlerScratch.append(UInt8(ascii: "}"))
                 emittedRevision = revision
+                Self.callWithCString(&handlerScratch, handler)
             } else {
-                guard (try? handlerScratch.appendPiece({ try JSONCoding.encode(state, into: &$0) })) != nil else { return }
-            }
-            Self.callWithCString(&handlerScratch, handler)
-        }
-    }
-
-    func setInputHook(_ hook: ((InputRecord) throws -> Void)?) {
-        guard let hook else {
-            system.willApply = nil
-            return
-        }
-        // The journal stores the event as the host sent it (already validated by decoding,
-        // compacted to one line); only inputs queued from handlers, which have no bytes of
-        // their own here, are encoded again.
-        func eventBytes(_ event: F.Event, _ source: UnsafeRawBufferPointer?) throws -> [UInt8] {
-            if let source { return compactJSON(source) }
-            return try Self.mapErrors("event") { try JSONCoding.encode(event) }
-        }
-        system.willApply = { input, source in
-            switch input {
-            case .send(let event):
-                try hook(InputRecord(kind: .send, effect: nil, event: try eventBytes(event, source)))
-            case .deliver(let effect, let event):
-                try hook(InputRecord(kind: .deliver, effect: effect, event: try eventBytes(event, source)))
-            case .complete(let effect):
-                try hook(InputRecord(kind: .complete, effect: effect, event: []))
+                // Kept for the batch of this step (see ``handledState``).
+                handledRevision = nil
+                handledState.removeAll(keepingCapacity: true)
+                guard (try? JSONCoding.encode(state, into: &handledState)) != nil else { return }
+                let revision = system.revision
+                Self.callWithCString(&handledState, handler)
+                handledState.removeLast()
+                // Offered to the batch only now: a call queued from inside the handler writes
+                // its own batch while the bytes carry the handler's terminating NUL.
+                handledRevision = revision
             }
         }
     }
@@ -549,6 +388,15 @@ final class JSONFeatureSystem<F: Feature> {
     private static func callWithCString(_ bytes: inout ByteScratch, _ body: (UnsafePointer<CChar>) -> Void) {
         bytes.append(0)
         body(UnsafeRawPointer(bytes.base).assumingMemoryBound(to: CChar.self))
+    }
+
+    private static func callWithCString(_ bytes: inout [UInt8], _ body: (UnsafePointer<CChar>) -> Void) {
+        bytes.append(0)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress { body(base) }
+            }
+        }
     }
 
     /// Turns codec errors into statuses: bad JSON is `.json`, a wrong shape `.schema`.
@@ -640,35 +488,3 @@ private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) thr
     try JSONCoding.encode(value, into: &out)
 }
 
-/// `json` without the whitespace between tokens. `json` must be valid JSON (it was
-/// decoded already): whitespace inside strings is kept, and strings never contain raw
-/// newlines, so the result is one line.
-func compactJSON(_ json: UnsafeRawBufferPointer) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(json.count)
-    var inString = false
-    var escaped = false
-    for byte in json {
-        if inString {
-            out.append(byte)
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
-            }
-            continue
-        }
-        switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D:
-            continue
-        case UInt8(ascii: "\""):
-            inString = true
-            out.append(byte)
-        default:
-            out.append(byte)
-        }
-    }
-    return out
-}

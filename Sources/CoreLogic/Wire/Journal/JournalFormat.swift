@@ -1,7 +1,6 @@
-import CoreLogic
 
 /// How often a journal forces its records to stable storage.
-enum Durability: Int32 {
+public enum Durability: Int32, Sendable {
     /// fsync (fdatasync) after every record, before the input's call returns.
     case everyInput = 0
     /// fsync when a record is appended at least ``Journal/syncInterval`` after the last
@@ -69,26 +68,32 @@ enum JournalFormat {
     /// ``JSONLimits/stored``); the snapshot object adds one level around it.
     static let snapshotLimits = JSONLimits(maxDepth: JSONLimits.stored.maxDepth + 1, maxBytes: Int.max)
 
-    /// Checks a line's checksum (the line without its newline) and parses it into an
-    /// object with `limits`. Throws a reason (no location; the reader adds file and line).
-    static func open(_ line: ArraySlice<UInt8>, limits: JSONLimits) throws -> JSONValue {
+    /// Checks a line's checksum (the line without its newline). Throws a reason (no
+    /// location; the reader adds file and line).
+    static func checkChecksum(_ line: ArraySlice<UInt8>) throws {
         let count = line.count
-        guard count > checksumSuffixLength else { throw Reason("line too short to hold a checksum") }
+        guard count > checksumSuffixLength else { throw Reason("line too short to hold a checksum", torn: true) }
         let bodyEnd = line.endIndex - checksumSuffixLength
         guard line[bodyEnd..<(bodyEnd + checksumKey.count)].elementsEqual(checksumKey),
               line[line.endIndex - 2] == UInt8(ascii: "\""), line[line.endIndex - 1] == UInt8(ascii: "}") else {
-            throw Reason("line does not end with a \"crc32\" field")
+            throw Reason("line does not end with a \"crc32\" field", torn: true)
         }
         let stored = line[(bodyEnd + checksumKey.count)..<(line.endIndex - 2)]
         let computed = CRC32.hex(CRC32.checksum(line[line.startIndex..<bodyEnd]))
         guard stored.elementsEqual(computed) else {
-            throw Reason("checksum mismatch (stored \(String(decoding: stored, as: UTF8.self)), computed \(String(decoding: computed, as: UTF8.self)))")
+            throw Reason("checksum mismatch (stored \(String(decoding: stored, as: UTF8.self)), computed \(String(decoding: computed, as: UTF8.self)))", torn: true)
         }
+    }
+
+    /// Checks a header or snapshot line's checksum and parses it into an object with
+    /// `limits` (these lines are read once per file; records are decoded by the replay).
+    static func open(_ line: ArraySlice<UInt8>, limits: JSONLimits) throws -> JSONValue {
+        try checkChecksum(line)
         let value: JSONValue
         do {
             value = try line.withUnsafeBytes { try JSONParser.parse($0, limits: limits) }
         } catch {
-            throw Reason("not valid JSON: \(error)")
+            throw Reason("not valid JSON: \(error)", torn: true)
         }
         guard case .object = value else { throw Reason("not a JSON object") }
         return value
@@ -143,26 +148,28 @@ enum JournalFormat {
     }
 
     /// One input: `{"seq":12,"next":17,"send":<event>,...}`,
-    /// `"deliver":{"effect":4,"event":<event>}` or `"complete":{"effect":4}`.
-    static func record(_ input: InputRecord, seq: UInt64, next: UInt64, into line: inout [UInt8]) {
+    /// `"deliver":{"effect":4,"event":<event>}` or `"complete":{"effect":4}`; `writeEvent`
+    /// appends the event's compact JSON (nothing for `complete`).
+    static func record(_ kind: InputKind, effect: UInt64?, seq: UInt64, next: UInt64, into line: inout [UInt8],
+                       writeEvent: (inout [UInt8]) throws -> Void) rethrows {
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: #"{"seq":"#.utf8)
         JSONWriter.writeUnsigned(seq, into: &line)
         line.append(contentsOf: #","next":"#.utf8)
         JSONWriter.writeUnsigned(next, into: &line)
-        switch input.kind {
+        switch kind {
         case .send:
             line.append(contentsOf: #","send":"#.utf8)
-            line.append(contentsOf: input.event)
+            try writeEvent(&line)
         case .deliver:
             line.append(contentsOf: #","deliver":{"effect":"#.utf8)
-            JSONWriter.writeUnsigned(input.effect ?? 0, into: &line)
+            JSONWriter.writeUnsigned(effect ?? 0, into: &line)
             line.append(contentsOf: #","event":"#.utf8)
-            line.append(contentsOf: input.event)
+            try writeEvent(&line)
             line.append(UInt8(ascii: "}"))
         case .complete:
             line.append(contentsOf: #","complete":{"effect":"#.utf8)
-            JSONWriter.writeUnsigned(input.effect ?? 0, into: &line)
+            JSONWriter.writeUnsigned(effect ?? 0, into: &line)
             line.append(UInt8(ascii: "}"))
         }
         seal(&line)
@@ -190,30 +197,15 @@ enum JournalFormat {
         return text
     }
 
-    /// The input a record line holds.
-    static func input(of record: JSONValue) throws -> InputRecord {
-        if let event = record["send"] {
-            return InputRecord(kind: .send, effect: nil, event: bytes(of: event))
-        }
-        if let deliver = record["deliver"] {
-            guard let event = deliver["event"] else { throw Reason("deliver has no \"event\"") }
-            return InputRecord(kind: .deliver, effect: try unsigned(deliver["effect"], "deliver.effect"), event: bytes(of: event))
-        }
-        if let complete = record["complete"] {
-            return InputRecord(kind: .complete, effect: try unsigned(complete["effect"], "complete.effect"), event: [])
-        }
-        throw Reason("record holds none of \"send\", \"deliver\", \"complete\"")
-    }
-
-    static func bytes(of value: JSONValue) -> [UInt8] {
-        var out: [UInt8] = []
-        JSONWriter.write(value, into: &out)
-        return out
-    }
-
     /// Why a line cannot be used; the reader prefixes file and line.
     struct Reason: Error {
         var text: String
-        init(_ text: String) { self.text = text }
+        /// The line is not whole (checksum or syntax): on the last line of the last
+        /// segment, a write a crash cut short.
+        var torn: Bool
+        init(_ text: String, torn: Bool = false) {
+            self.text = text
+            self.torn = torn
+        }
     }
 }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CoreLogic
 
 /// The few file operations persistence needs, over the C library, each throwing
 /// `CoreLogicError(.io)` with the path and the system's reason.

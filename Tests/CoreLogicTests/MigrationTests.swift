@@ -1,6 +1,5 @@
 import XCTest
-import CoreLogic
-@testable import CoreFFI
+@testable import CoreLogic
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,12 +60,12 @@ final class MigrationTests: XCTestCase {
         rmdir(directory)
     }
 
-    private func send(_ system: JSONSystem, _ event: String) throws {
+    private func send(_ system: AnySystem, _ event: String) throws {
         var bytes = Array(event.utf8)
         _ = try bytes.withUnsafeMutableBytes { try system.send(UnsafeRawBufferPointer($0), batch: nil) }
     }
 
-    private func state(_ system: JSONSystem) throws -> String {
+    private func state(_ system: AnySystem) throws -> String {
         var bytes: [UInt8] = []
         try system.writeState(into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -74,28 +73,24 @@ final class MigrationTests: XCTestCase {
 
     /// Journals a version 1 system: "hello" in the snapshot, "world" after it.
     private func writeVersion1History() throws {
-        let descriptor = FeatureDescriptor(NotesV1.self)
-        let system = try descriptor.makeSystem()
-        let journal = Journal(directory: directory, feature: descriptor.name, stateVersion: descriptor.stateVersion,
-                              durability: .everyInput, lockFD: try Journal.lockDirectory(directory), seq: 0)
-        try system.withExclusiveAccess { try journal.checkpoint(system) }
-        journal.attach(to: system)
+        let system = try FeatureDescriptor(NotesV1.self).makeSystem()
+        try system.openJournal(directory: directory, durability: .everyInput)
         try send(system, #"{"append":{"text":"hello"}}"#)
-        try system.withExclusiveAccess { try journal.checkpoint(system) }
+        try system.checkpoint()
         try send(system, #"{"append":{"text":"world"}}"#)
         XCTAssertEqual(try state(system), #"{"text":"helloworld"}"#)
         system.close()
-        journal.close()
+        system.closeJournal()
     }
 
     func testAnOlderSnapshotIsMigratedThenTheJournalReplayed() throws {
         try writeVersion1History()
-        let restored = try Restore.run(FeatureDescriptor(NotesV2.self), directory: directory)
+        let restored = try AnySystem.restore(FeatureDescriptor(NotesV2.self), directory: directory)
         defer {
-            restored.box.system.close()
-            restored.box.journal?.close()
+            restored.system.close()
+            restored.system.closeJournal()
         }
-        XCTAssertEqual(try state(restored.box.system), #"{"lines":["hello","world"]}"#)
+        XCTAssertEqual(try state(restored.system), #"{"lines":["hello","world"]}"#)
         let report = String(decoding: restored.report, as: UTF8.self)
         XCTAssertTrue(report.contains(#""snapshot":true,"migratedFrom":1,"seq":2,"replayed":1"#), report)
         // The restore's checkpoint wrote the current version.
@@ -105,10 +100,10 @@ final class MigrationTests: XCTestCase {
 
     func testANewerSnapshotFailsNamingBothVersions() throws {
         try writeVersion1History()
-        let upgraded = try Restore.run(FeatureDescriptor(NotesV2.self), directory: directory)
-        upgraded.box.system.close()
-        upgraded.box.journal?.close()
-        XCTAssertThrowsError(try Restore.run(FeatureDescriptor(NotesV1.self), directory: directory)) { error in
+        let upgraded = try AnySystem.restore(FeatureDescriptor(NotesV2.self), directory: directory)
+        upgraded.system.close()
+        upgraded.system.closeJournal()
+        XCTAssertThrowsError(try AnySystem.restore(FeatureDescriptor(NotesV1.self), directory: directory)) { error in
             let error = error as? CoreLogicError
             XCTAssertEqual(error?.status, .corrupt)
             XCTAssertTrue(error?.message.contains("snapshot has state version 2, newer than version 1") ?? false, "\(String(describing: error))")
@@ -117,11 +112,11 @@ final class MigrationTests: XCTestCase {
 
     func testAnOlderSnapshotWithoutAMigrationFailsNamingBothVersions() throws {
         try writeVersion1History()
-        let upgraded = try Restore.run(FeatureDescriptor(NotesV2.self), directory: directory)
-        upgraded.box.system.close()
-        upgraded.box.journal?.close()
+        let upgraded = try AnySystem.restore(FeatureDescriptor(NotesV2.self), directory: directory)
+        upgraded.system.close()
+        upgraded.system.closeJournal()
         // A version 3 that forgot its migration.
-        XCTAssertThrowsError(try Restore.run(FeatureDescriptor(NotesV3.self), directory: directory)) { error in
+        XCTAssertThrowsError(try AnySystem.restore(FeatureDescriptor(NotesV3.self), directory: directory)) { error in
             let error = error as? CoreLogicError
             XCTAssertEqual(error?.status, .corrupt)
             XCTAssertTrue(error?.message.contains("state version 2, this build reads version 3 and has no migration") ?? false, "\(String(describing: error))")

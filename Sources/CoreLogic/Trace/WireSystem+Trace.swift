@@ -1,7 +1,7 @@
 /// Tracing for the JSON system layer: turning it on and off, and the inputs refused
 /// before they reach the loop. The loop reports steps and stale inputs itself, through
 /// ``System/StepObserver``.
-extension JSONFeatureSystem {
+extension WireSystem {
     func setTrace(_ sink: TraceSink?) throws {
         try system.withExclusiveAccess {
             guard let sink else {
@@ -22,7 +22,7 @@ extension JSONFeatureSystem {
 
     /// Records a refused input. Only on error paths, so taking the lock costs nothing on
     /// the way of accepted inputs; a closed system traces nothing.
-    func traceRejected(_ kind: InputRecord.Kind, effect: UInt64?, raw: UnsafeRawBufferPointer?, _ error: Error) {
+    func traceRejected(_ kind: InputKind, effect: UInt64?, raw: UnsafeRawBufferPointer?, _ error: Error) {
         if let error = error as? CoreLogicError, error.status == .handle { return }
         system.withExclusiveAccess {
             tracer?.writeRejected(kind, effect: effect, raw: raw, error: error)

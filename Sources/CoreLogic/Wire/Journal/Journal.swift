@@ -3,14 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CoreLogic
 
 /// The journal of one system: appends every accepted input to the current segment
 /// before the input is applied, and writes checkpoints (snapshot + fresh segment).
 ///
 /// Not locked itself: every method runs while the system is held exclusively (the input
-/// hook runs inside the system's step lock; the exports wrap the rest in
-/// ``JSONSystem/withExclusiveAccess(_:)``), so one system's journal is never used by two
+/// hook runs inside the system's step lock; ``WireSystem`` wraps the rest in the system's
+/// exclusive access), so one system's journal is never used by two
 /// threads at once. The directory's `lock` file is held (flock) while the journal is
 /// open, so two journals never write one directory.
 final class Journal {
@@ -124,19 +123,24 @@ final class Journal {
     deinit { close() }
 
     /// Appends one accepted input; throws `.io` (and writes nothing) if it cannot be
-    /// made as durable as the journal's mode promises.
-    func append(_ input: InputRecord, next: UInt64) throws {
+    /// made as durable as the journal's mode promises. `writeEvent` appends the event's
+    /// compact JSON (nothing for `complete`).
+    func append(_ kind: InputKind, effect: UInt64?, next: UInt64, writeEvent: (inout [UInt8]) throws -> Void) throws {
         if let failure { throw CoreLogicError(.io, "journal \(segmentPath) is unusable after an earlier error (\(failure)); checkpoint to start a fresh segment") }
         guard segmentFD >= 0 else { throw CoreLogicError(.io, "journal in \(directory) is closed") }
+        let seq = self.seq + 1
+        var eventBytes = 0
+        try JournalFormat.record(kind, effect: effect, seq: seq, next: next, into: &line) { line in
+            let before = line.count
+            try writeEvent(&line)
+            eventBytes = line.count - before
+        }
         // What is acknowledged can be restored: an event the reader could not read back
-        // is refused here, before anything is written or applied. Events from hosts were
-        // checked when decoded; one queued from a handler is stored re-encoded.
-        guard input.event.count <= JSONLimits.default.maxBytes else {
-            throw CoreLogicError(.json, "the event's journal form is \(input.event.count) bytes, over the input limit of \(JSONLimits.default.maxBytes) bytes; not journaled, not applied")
+        // is refused here, before anything is written or applied.
+        guard eventBytes <= JSONLimits.default.maxBytes else {
+            throw CoreLogicError(.json, "the event's journal form is \(eventBytes) bytes, over the input limit of \(JSONLimits.default.maxBytes) bytes; not journaled, not applied")
         }
         try checkSegmentLinked()
-        let seq = self.seq + 1
-        JournalFormat.record(input, seq: seq, next: next, into: &line)
         do {
             try line.withUnsafeBytes { try FileSystem.writeAll(segmentFD, $0, path: segmentPath) }
         } catch {
@@ -167,22 +171,20 @@ final class Journal {
         self.seq = seq
     }
 
-    /// Writes a snapshot of `system` (held exclusively by the caller) and starts a fresh
+    /// Writes a snapshot of `state` (the system's, with `next` its next effect id, read
+    /// while the caller holds it exclusively) and starts a fresh
     /// segment after it, then removes the older segments:
     /// 1. `snapshot.json` replaced atomically (temp, fsync, rename, fsync directory);
     /// 2. the new segment created the same way, holding only its header;
     /// 3. older segments and stray temporary files removed.
     /// A crash between any two steps leaves a directory that restores to the same state.
-    func checkpoint(_ system: JSONSystem) throws {
+    func checkpoint(state: [UInt8], next: UInt64) throws {
         do {
             try checkDirectory()
         } catch {
             // The path now names another directory: take it over only if it is free.
             try retakeDirectory()
         }
-        var state: [UInt8] = []
-        try system.writeState(into: &state)
-        let next = system.nextEffectID
         if segmentFD >= 0, unsynced { try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true) }
         var renamed = false
         do {
@@ -250,12 +252,6 @@ final class Journal {
         }
     }
 
-    /// Makes this journal see every accepted input of `system` before it is applied.
-    func attach(to system: JSONSystem) {
-        system.setInputHook { [self, weak system] input in
-            try append(input, next: system?.nextEffectID ?? 0)
-        }
-    }
 }
 
 private func closeDescriptor(_ fd: Int32) {

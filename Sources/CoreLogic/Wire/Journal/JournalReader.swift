@@ -1,17 +1,15 @@
-import CoreLogic
 
 /// What a journal directory holds, checked line by line: the snapshot (migrated to the
-/// current state version) and the inputs recorded after it.
+/// current state version) and the inputs recorded after it, already replayed.
 struct History {
     var snapshotFound = false
-    /// The snapshot's state in the current shape; nil without a snapshot (initial state).
-    var state: [UInt8]?
     /// The snapshot's state version when a migration ran.
     var migratedFrom: Int?
     var snapshotSeq: UInt64 = 0
-    var inputs: [InputRecord] = []
-    /// Where each input was read: file path and 1-based line.
-    var locations: [(path: String, line: Int, seq: UInt64)] = []
+    /// The snapshot's state with every record after it applied (no effects).
+    var replay: JournalReplay?
+    /// How many records were replayed.
+    var replayed = 0
     var lastSeq: UInt64 = 0
     /// The highest `next` effect id recorded anywhere.
     var maxNext: UInt64 = 1
@@ -19,15 +17,19 @@ struct History {
     var tornTail: (path: String, offset: Int, bytes: Int)?
 }
 
-/// Reads a journal directory (docs/persistence.md). A torn last record of the last
-/// segment (a crash mid-write) is reported and left out; any other damage is
-/// `.corrupt` naming the file and line, never a silently shorter history.
+/// Reads a journal directory (docs/persistence.md) and replays it as it reads: each
+/// record line is checked against its checksum and decoded once, straight into the
+/// feature's event (``JournalReplay``). A torn last record of the last segment (a crash
+/// mid-write) is reported and left out; any other damage is `.corrupt` naming the file
+/// and line, never a silently shorter history.
 enum JournalReader {
     static func read(_ directory: String, feature descriptor: FeatureDescriptor) throws -> History {
         var history = History()
         let names = try FileSystem.list(directory)
         if names.contains(JournalFormat.snapshotName) {
             try readSnapshot(FileSystem.join(directory, JournalFormat.snapshotName), descriptor, &history)
+        } else {
+            history.replay = try descriptor.beginReplay(state: nil)
         }
         // Segments whose first seq the snapshot already covers are leftovers of a checkpoint
         // interrupted before it removed them.
@@ -114,7 +116,11 @@ enum JournalReader {
             history.migratedFrom = version
         }
         history.snapshotFound = true
-        history.state = JournalFormat.bytes(of: state)
+        do {
+            history.replay = try descriptor.beginReplay(state: state)
+        } catch let error as CoreLogicError {
+            throw CoreLogicError(.corrupt, "\(path): the state does not decode: \(error.message)")
+        }
     }
 
     private static func readSegment(_ path: String, first: UInt64, isLast: Bool, _ descriptor: FeatureDescriptor, _ history: inout History) throws {
@@ -152,35 +158,29 @@ enum JournalReader {
         } catch let reason as JournalFormat.Reason {
             throw corrupt(path, 1, "header: " + reason.text)
         }
+        guard let replay = history.replay else { throw corrupt(path, 1, "no state to replay records onto") }
         for lineIndex in 1..<lines.count {
             let range = lines[lineIndex]
             let isFinal = isLast && lineIndex == lines.count - 1 && unterminated == nil
-            let record: JSONValue
             do {
-                record = try JournalFormat.open(bytes[range], limits: JournalFormat.recordLimits)
+                try JournalFormat.checkChecksum(bytes[range])
+                let (seq, next) = try bytes[range].withUnsafeBytes { try replay.apply(record: $0) }
+                guard seq == history.lastSeq + 1 else {
+                    throw JournalFormat.Reason("record seq \(seq) where seq \(history.lastSeq + 1) was expected")
+                }
+                history.replayed += 1
+                history.maxNext = max(history.maxNext, next)
+                history.lastSeq = seq
             } catch let reason as JournalFormat.Reason {
                 // The last line of the last segment may be a record torn by a crash (or by an
                 // OS crash that kept the file's size but not all its bytes): reported, not
                 // replayed. A line holding two checksum fields is two records run together
-                // (a damaged newline): corruption, not a tear.
-                if isFinal, checksumFields(in: bytes[range]) <= 1 {
+                // (a damaged newline): corruption, not a tear. A record that is whole (its
+                // checksum and syntax hold) but does not decode is corruption wherever it is.
+                if isFinal, reason.torn, checksumFields(in: bytes[range]) <= 1 {
                     history.tornTail = (path, range.lowerBound, bytes.count - range.lowerBound)
                     return
                 }
-                throw corrupt(path, lineIndex + 1, "record \(first + UInt64(lineIndex - 1)): " + reason.text)
-            }
-            do {
-                let seq = try JournalFormat.unsigned(record["seq"], "seq")
-                guard seq == history.lastSeq + 1 else {
-                    throw JournalFormat.Reason("record seq \(seq) where seq \(history.lastSeq + 1) was expected")
-                }
-                let next = try JournalFormat.unsigned(record["next"], "next")
-                let input = try JournalFormat.input(of: record)
-                history.inputs.append(input)
-                history.locations.append((path, lineIndex + 1, seq))
-                history.maxNext = max(history.maxNext, next)
-                history.lastSeq = seq
-            } catch let reason as JournalFormat.Reason {
                 throw corrupt(path, lineIndex + 1, "record \(first + UInt64(lineIndex - 1)): " + reason.text)
             }
         }

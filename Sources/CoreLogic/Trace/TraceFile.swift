@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open trace file. Lines go to the kernel one write() each, so a trace read after a
+/// crash holds every line up to the last step. Closed when the last step that may write
+/// to it is gone (tracing stopped, another trace started, or the system freed).
+final class TraceFile {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard opened >= 0 else { throw FileSystem.ioError("cannot open the trace", path) }
+        fd = opened
+    }
+
+    deinit { _ = close(fd) }
+
+    func write(_ line: UnsafeRawBufferPointer) -> Bool {
+        (try? FileSystem.writeAll(fd, line, path: path)) != nil
+    }
+
+    var sink: TraceSink {
+        TraceSink(write: { [self] line in write(line) }, now: monotonicNanoseconds)
+    }
+}
+
+private func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+}
+
+extension TraceSink {
+    /// A sink writing to the file at `path` (created or truncated), one write() per line.
+    /// - Throws: `.io` naming the path when the file cannot be opened.
+    public static func file(_ path: String) throws -> TraceSink {
+        try TraceFile(path: path).sink
+    }
+}

@@ -1,0 +1,204 @@
+/// Receives a batch's bytes while the system is still locked.
+public typealias BatchSink = (UnsafeRawBufferPointer) -> Void
+
+/// What batches and the state handler carry (see `corelogic_system_set_output`).
+public enum OutputMode: Int32, Sendable {
+    /// The whole state: `{"state":{...},...}`. The default.
+    case full = 0
+    /// An RFC 6902 patch from the last emitted state: `{"revision":4,"base":3,"patch":[...],...}`.
+    case patch = 1
+}
+
+/// A running system driven with JSON bytes, whatever its feature: what the C ABI and the
+/// golden-file runners use. Each call is one ``System`` call plus decoding and encoding
+/// (``WireSystem``); see ``System`` for the loop's rules (queue, stale inputs,
+/// re-entrancy, threads) and docs/contract.md for the JSON shapes.
+///
+/// Calls that write a batch take a `batch` sink: it receives the batch's bytes while the
+/// system is still locked, so a host copies them before another thread can run a step.
+///
+/// The calls are closures made in ``init(_:)``, where the feature's type is known, so the
+/// code behind each one is specialized for that feature. A protocol or a generic subclass
+/// would dispatch into `WireSystem<F>` compiled for any `F`, looking up type metadata on
+/// every call: measured, about 7,000 more instructions per counter event
+/// (`make bench-instructions`).
+public final class AnySystem {
+    /// The feature this system runs.
+    public let featureName: String
+    private let calls: Calls
+
+    /// One closure per call, each over the same typed system.
+    private struct Calls {
+        var setOutput: (OutputMode, inout [UInt8]?) throws -> Void
+        var resync: (inout [UInt8]) throws -> Void
+        var watchQueries: ([String], inout [UInt8]?) throws -> Void
+        var writeInitialBatch: (inout [UInt8]) throws -> Void
+        // The sinks are not optional so that they need not escape: a caller's sink that
+        // captures something is then made on its stack, not on the heap. The Bool says
+        // whether a batch is wanted at all.
+        var send: (UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
+        var deliver: (UInt64, UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
+        var complete: (UInt64, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
+        var writeState: (inout [UInt8]) throws -> Void
+        var writeQuery: (String, inout [UInt8]) throws -> Void
+        var writeEffects: (inout [UInt8]) throws -> Void
+        var setCommandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
+        var setStateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
+        var setTrace: (TraceSink?) throws -> Void
+        var nextEffectID: () -> UInt64
+        var close: () -> Void
+        var openJournal: (String, Durability) throws -> Void
+        var checkpoint: () throws -> Void
+        var syncJournal: () throws -> Void
+        var closeJournal: () -> Void
+        var journalDirectory: () -> String?
+        var adopt: (Journal) throws -> Void
+    }
+
+    init<F: Feature>(_ typed: WireSystem<F>) {
+        featureName = F.name
+        calls = Calls(
+            setOutput: { try typed.setOutput($0, snapshot: &$1) },
+            resync: { try typed.resync(into: &$0) },
+            watchQueries: { try typed.watchQueries($0, values: &$1) },
+            writeInitialBatch: { try typed.writeInitialBatch(into: &$0) },
+            send: { try typed.send($0, wantsBatch: $1, sink: $2) },
+            deliver: { try typed.deliver($0, $1, wantsBatch: $2, sink: $3) },
+            complete: { try typed.complete($0, wantsBatch: $1, sink: $2) },
+            writeState: { try typed.writeState(into: &$0) },
+            writeQuery: { try typed.writeQuery($0, into: &$1) },
+            writeEffects: { try typed.writeEffects(into: &$0) },
+            setCommandHandler: { typed.setCommandHandler($0) },
+            setStateHandler: { typed.setStateHandler($0) },
+            setTrace: { try typed.setTrace($0) },
+            nextEffectID: { typed.nextEffectID },
+            close: { typed.close() },
+            openJournal: { try typed.openJournal(directory: $0, durability: $1) },
+            checkpoint: { try typed.checkpoint() },
+            syncJournal: { try typed.syncJournal() },
+            closeJournal: { typed.closeJournal() },
+            journalDirectory: { typed.journalDirectory },
+            adopt: { try typed.adopt($0) })
+    }
+
+    /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
+    /// baseline; `snapshot`, if non-nil, receives `{"revision":R,"state":{...}}`: the state
+    /// the next patch applies to. On error nothing changes.
+    public func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws { try calls.setOutput(mode, &snapshot) }
+
+    /// Appends `{"revision":R,"state":{...}}`, the current state and its revision; in patch
+    /// mode the next patch continues from it (how a host that missed a patch catches up).
+    public func resync(into out: inout [UInt8]) throws { try calls.resync(&out) }
+
+    /// Watches the named state queries (empty: none); every later batch carries
+    /// `"queries":{...}` with those whose JSON changed since the previous batch. `values`,
+    /// if non-nil, receives the current value of each. Unknown names throw `.notFound`
+    /// and change nothing.
+    public func watchQueries(_ names: [String], values: inout [UInt8]?) throws { try calls.watchQueries(names, &values) }
+
+    /// Appends the creation batch (`steps` is 0): the effects the first state asks for.
+    public func writeInitialBatch(into out: inout [UInt8]) throws { try calls.writeInitialBatch(&out) }
+
+    /// `send(event)`; returns `.ok` (also when queued from inside a handler).
+    /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
+    public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+        if let batch { return try calls.send(event, true, batch) }
+        return try calls.send(event, false, { _ in })
+    }
+
+    /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+        if let batch { return try calls.deliver(effect, event, true, batch) }
+        return try calls.deliver(effect, event, false, { _ in })
+    }
+
+    /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
+    public func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
+        if let batch { return try calls.complete(effect, true, batch) }
+        return try calls.complete(effect, false, { _ in })
+    }
+
+    /// ``send(_:batch:)`` with a sink that does not escape (the C ABI's: no heap context).
+    public func send(_ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try calls.send(event, true, sink)
+    }
+
+    /// ``deliver(_:_:batch:)`` with a sink that does not escape.
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try calls.deliver(effect, event, true, sink)
+    }
+
+    /// ``complete(_:batch:)`` with a sink that does not escape.
+    public func complete(_ effect: UInt64, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try calls.complete(effect, true, sink)
+    }
+
+    /// Appends the current state.
+    public func writeState(into out: inout [UInt8]) throws { try calls.writeState(&out) }
+
+    /// Appends the value of the named state query.
+    /// - Throws: `.notFound` for an unknown name, with the valid names.
+    public func writeQuery(_ name: String, into out: inout [UInt8]) throws { try calls.writeQuery(name, &out) }
+
+    /// Appends the running effects: `[{"id":1,"feedback":"loadPage","request":{...}}]`.
+    public func writeEffects(into out: inout [UInt8]) throws { try calls.writeEffects(&out) }
+
+    /// Sets (or with nil removes) the handler called with each command's JSON (NUL-terminated).
+    public func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { calls.setCommandHandler(handler) }
+
+    /// Sets (or with nil removes) the handler called with each new state's JSON (NUL-terminated).
+    public func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { calls.setStateHandler(handler) }
+
+    /// Starts writing a trace to `sink` (replacing any previous one), or with nil stops
+    /// (docs/inspector.md). The first line is written before this returns.
+    /// - Throws: `.io` when the sink refuses the first line; tracing is then off.
+    public func setTrace(_ sink: TraceSink?) throws { try calls.setTrace(sink) }
+
+    /// The next effect id the system will hand out.
+    public var nextEffectID: UInt64 { calls.nextEffectID() }
+
+    /// Stops the system (see ``System/close()``). A journal stays open until
+    /// ``closeJournal()``.
+    public func close() { calls.close() }
+
+    // MARK: Persistence (docs/persistence.md)
+
+    /// Journals every accepted input into `directory` from now on: creates the directory
+    /// (one level) if needed, locks it, and writes the first snapshot. On error nothing is
+    /// left behind and the system journals nothing.
+    /// - Throws: `.arg` if the system already journals or the directory already holds a
+    ///   journal (restore it instead); `.io` naming the path and the system's reason.
+    public func openJournal(directory: String, durability: Durability) throws {
+        try calls.openJournal(directory, durability)
+    }
+
+    /// Writes a snapshot and starts a fresh journal segment (docs/persistence.md).
+    /// - Throws: `.arg` without a journal; `.io` when the snapshot cannot be written.
+    public func checkpoint() throws { try calls.checkpoint() }
+
+    /// Forces written records to stable storage (interval durability; a no-op otherwise).
+    public func syncJournal() throws { try calls.syncJournal() }
+
+    /// Stops journaling and releases the directory, waiting for a call running on another
+    /// thread; a no-op without a journal.
+    public func closeJournal() { calls.closeJournal() }
+
+    /// The directory this system journals into, if any.
+    public var journalDirectory: String? { calls.journalDirectory() }
+
+    /// Restores `descriptor`'s system from a journal `directory` (docs/persistence.md): the
+    /// snapshot, every record after it replayed through the reducer, then the feedbacks
+    /// evaluated once. The system journals on into the directory.
+    /// - Returns: the system, the restore report (`{"snapshot":true,...}`) and the creation
+    ///   batch, whose commands start the effects the restored state asks for.
+    /// - Throws: `.io` (no such directory, locked by another journal), `.corrupt` naming the
+    ///   file and line of damage.
+    public static func restore(_ descriptor: FeatureDescriptor, directory: String) throws
+        -> (system: AnySystem, report: [UInt8], batch: [UInt8]) {
+        let restored = try Restore.run(descriptor, directory: directory)
+        return (restored.system, restored.report, restored.batch)
+    }
+
+    /// Takes over `journal` (restore): checkpoints the restored state into it and journals on.
+    func adopt(_ journal: Journal) throws { try calls.adopt(journal) }
+}

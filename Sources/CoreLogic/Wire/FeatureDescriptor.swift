@@ -1,0 +1,81 @@
+/// A feature as hosts see it: its name, the names of its events, feedbacks and
+/// queries, and a factory of systems that speak JSON. The engine knows features only
+/// through descriptors; `FeatureCatalog` lists the built-in ones.
+public struct FeatureDescriptor {
+    public let name: String
+    /// Event case names in declaration order (empty if the event type does not list them).
+    public let events: [String]
+    public let feedbacks: [(name: String, kind: FeedbackKind)]
+    public let queries: [String]
+    public let stateVersion: Int
+    private let make: (_ state: UnsafeRawBufferPointer?) throws -> AnySystem
+    private let replay: (_ state: JSONValue?) throws -> JournalReplay
+    private let migration: (_ state: JSONValue, _ version: Int) throws -> JSONValue
+    private let schemaDerivation: () throws -> JSONValue
+
+    public init<F: Feature>(_ feature: F.Type) {
+        name = F.name
+        events = JSONCoding.caseNames(of: F.Event.self) ?? []
+        feedbacks = F.feedbacks.map { ($0.name, $0.kind) }
+        queries = F.queries.map(\.name)
+        stateVersion = F.stateVersion
+        let payloadless = PayloadlessEvents<F.Event>()
+        make = { state in
+            let first = try state.map { try WireSystem<F>.decodeState($0) } ?? F.initialState
+            return AnySystem(WireSystem<F>(System<F>(state: first), payloadless: payloadless))
+        }
+        replay = { state in
+            try TypedReplay<F>(state: state.map { try WireSystem<F>.decodeState($0) }, payloadless: payloadless)
+        }
+        migration = { state, version in try F.migrate(state, from: version) }
+        schemaDerivation = { try FeatureSchema.derive(F.self) }
+    }
+
+    /// The feature's JSON Schema, derived from its Swift types when asked (docs/schemas.md).
+    /// - Throws: ``CoreLogicError`` `.schema` naming a type whose shape cannot be derived.
+    public func schema() throws -> JSONValue {
+        do {
+            return try schemaDerivation()
+        } catch {
+            throw CoreLogicError(.schema, "\(name): \(SchemaDerivationError.describe(error))")
+        }
+    }
+
+    /// Creates a system from a state's JSON (nil: the initial state).
+    /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path of the problem.
+    public func makeSystem(state: UnsafeRawBufferPointer? = nil) throws -> AnySystem {
+        try make(state)
+    }
+
+    /// Starts a restore (docs/contract.md §7): the snapshot's state (nil: the initial
+    /// state), decoded once from the snapshot's tree; records are then applied one by one
+    /// (``JournalReplay``). The state was written by the library, so nothing limits its size.
+    /// - Throws: ``CoreLogicError`` `.json` or `.schema` when the state does not decode.
+    func beginReplay(state: JSONValue?) throws -> JournalReplay {
+        try replay(state)
+    }
+
+    /// Turns a state written by the older state schema `version` into the current shape
+    /// with the feature's ``Feature/migrate(_:from:)``; throws if it has none.
+    public func migrateState(_ state: JSONValue, from version: Int) throws -> JSONValue {
+        try migration(state, version)
+    }
+
+    /// The description hosts get from `corelogic_features`.
+    public var jsonValue: JSONValue {
+        .object([
+            ("name", .string(name)),
+            ("events", .array(events.map { .string($0) })),
+            ("feedbacks", .array(feedbacks.map {
+                .object([("name", .string($0.name)), ("kind", .string($0.kind.rawValue))])
+            })),
+            ("queries", .array(queries.map { .string($0) })),
+            ("stateVersion", .int(Int64(stateVersion))),
+        ])
+    }
+}
+
+/// The kind of an input, as journals, batches and traces name it.
+public enum InputKind: String, Sendable {
+    case send, deliver, complete
+}
