@@ -101,20 +101,14 @@ public func corelogic_system_free(_ system: UInt64) -> Int32 {
     }
 }
 
-/// Where a batch sink leaves the host's copy of the batch. Unchecked exclusivity: the sink
-/// writes it once, inside the call, and it is read after the call returns, so the two
-/// accesses never overlap (a checked captured variable cost about 80 instructions a call).
-private final class BatchSlot {
-    @exclusivity(unchecked) var copy: UnsafeMutablePointer<CChar>?
-}
-
 /// Runs `call` with a sink that copies the batch into a malloc'd string for the host.
-private func withBatchSink(_ outBatch: OutString?, _ call: (((UnsafeRawBufferPointer) -> Void)?) throws -> Status) throws -> Status {
-    guard let outBatch else { return try call(nil) }
-    outBatch.pointee = nil
-    let slot = BatchSlot()
-    let status = try call { bytes in slot.copy = mallocCString(bytes) }
-    let copy = slot.copy
+private func copyingBatch(to outBatch: OutString, _ call: ((UnsafeRawBufferPointer) -> Void) throws -> Status) throws -> Status {
+    // The copy is left in a local the sink writes directly: the sink does not escape (the
+    // engine hands it the batch under the system's lock and keeps it no longer), so it
+    // needs no heap context. An optional (escaping) sink, or a class instance to hold the
+    // copy, cost an allocation and its release per call.
+    var copy: UnsafeMutablePointer<CChar>?
+    let status = try call { bytes in copy = mallocCString(bytes) }
     if status == .ok {
         guard let copy else {
             throw OutOfMemory(detail: "input applied, but its batch could not be copied; read corelogic_system_state and corelogic_system_effects")
@@ -138,7 +132,8 @@ public func corelogic_system_send(_ system: UInt64, _ event: UnsafePointer<CChar
         let box = try HandleTable.shared.lookup(system)
         guard let event else { throw argumentError("event_json is NULL") }
         return try withBorrowedBytes(event) { bytes in
-            try withBatchSink(outBatch) { sink in try box.system.send(bytes, batch: sink) }
+            guard let outBatch else { return try box.system.send(bytes, batch: nil) }
+            return try copyingBatch(to: outBatch) { sink in try box.system.send(bytes, batchTo: sink) }
         }
     }
 }
@@ -152,7 +147,8 @@ public func corelogic_system_deliver(
         let box = try HandleTable.shared.lookup(system)
         guard let event else { throw argumentError("event_json is NULL") }
         return try withBorrowedBytes(event) { bytes in
-            try withBatchSink(outBatch) { sink in try box.system.deliver(effect, bytes, batch: sink) }
+            guard let outBatch else { return try box.system.deliver(effect, bytes, batch: nil) }
+            return try copyingBatch(to: outBatch) { sink in try box.system.deliver(effect, bytes, batchTo: sink) }
         }
     }
     return status == Status.stale.rawValue ? staleError(effect).rawValue : status
@@ -163,7 +159,8 @@ public func corelogic_system_complete(_ system: UInt64, _ effect: UInt64, _ outB
     let status = abiCall("corelogic_system_complete") {
         outBatch?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
-        return try withBatchSink(outBatch) { sink in try box.system.complete(effect, batch: sink) }
+        guard let outBatch else { return try box.system.complete(effect, batch: nil) }
+        return try copyingBatch(to: outBatch) { sink in try box.system.complete(effect, batchTo: sink) }
     }
     return status == Status.stale.rawValue ? staleError(effect).rawValue : status
 }

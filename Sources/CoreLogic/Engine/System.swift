@@ -118,6 +118,13 @@ public final class System<F: Feature> {
     @exclusivity(unchecked) private var currentState: F.State
     private let trackers: [EffectTracker<F.State>]
     @exclusivity(unchecked) private var ledger: EffectLedger
+    /// The commands of the call being drained (empty between calls). Stored, not local, so
+    /// that a caller that discards the batch reuses its storage (``submitDiscardingBatch``).
+    /// Only `drain` and the two submits touch it, under `lock`, and a handler's call is
+    /// queued before reaching it: accesses never overlap.
+    @exclusivity(unchecked) private var callCommands: [EffectCommand] = []
+    /// The inputs of the call being drained that ``willApply`` rejected (as `callCommands`).
+    @exclusivity(unchecked) private var callDropped: [DroppedInput] = []
     @exclusivity(unchecked) private var queue: [Input] = []
     @exclusivity(unchecked) private var queueHead = 0
     @exclusivity(unchecked) private var draining = false
@@ -142,8 +149,12 @@ public final class System<F: Feature> {
         self.firstEffectID = max(firstEffectID, 1)
         ledger = EffectLedger(nextID: self.firstEffectID)
         var commands: [EffectCommand] = []
-        Self.evaluate(trackers, currentState, &ledger, into: &commands)
-        initialBatch = Batch(state: currentState, commands: commands, steps: 0)
+        let first = currentState
+        let trackers = self.trackers
+        var ledger = self.ledger
+        withUnsafePointer(to: first) { Self.evaluate(trackers, $0, &ledger, into: &commands) }
+        self.ledger = ledger
+        initialBatch = Batch(state: first, commands: commands, steps: 0)
     }
 
     /// Creates a system that continues a previous life (restore, docs/persistence.md), which
@@ -219,7 +230,62 @@ public final class System<F: Feature> {
         return try body(run(input))
     }
 
+    /// ``submit(_:)`` for a caller that does not read the batch (the C ABI called with a
+    /// NULL batch): the same steps, hooks, handlers and observer, in the same order, but no
+    /// ``Batch`` is built: no copy of the state, no list of commands handed out (the
+    /// commands' storage is kept for the next call), no dropped-input list; and commands
+    /// are made only for a command handler or the step observer.
+    /// - Returns: false when the input was stale (``Outcome/stale``: nothing changed);
+    ///   true when it ran, or was queued from inside a handler.
+    /// - Throws: as ``submit(_:)``.
+    public func submitDiscardingBatch(_ input: Input) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        switch try drain(input, keepCommands: false) {
+        case .stale:
+            return false
+        case .queued:
+            return true
+        case .ran:
+            // Popped one by one, keeping the storage for the next step's commands (the
+            // ledger swaps it in): `removeAll(keepingCapacity:)` goes through a generic
+            // replaceSubrange that costs several times more for the usual one or two.
+            if !callCommands.isEmpty { while callCommands.popLast() != nil {} }
+            if !callDropped.isEmpty { callDropped = [] }
+            return true
+        }
+    }
+
     private func run(_ input: Input) throws -> Outcome {
+        switch try drain(input, keepCommands: true) {
+        case .stale:
+            return .stale
+        case .queued:
+            return .queued
+        case .ran(let steps):
+            // The batch takes the commands' storage; the next step starts a new one.
+            var commands: [EffectCommand] = []
+            if !callCommands.isEmpty { swap(&commands, &callCommands) }
+            var dropped: [DroppedInput] = []
+            if !callDropped.isEmpty { swap(&dropped, &callDropped) }
+            return .applied(Batch(state: currentState, commands: commands, steps: steps, dropped: dropped))
+        }
+    }
+
+    /// What ``drain(_:keepCommands:)`` did; the commands it produced are in `callCommands`,
+    /// the inputs it dropped in `callDropped`.
+    private enum Drained {
+        case ran(steps: Int)
+        case stale
+        case queued
+    }
+
+    /// Runs `input` and everything queued behind it, collecting the commands in
+    /// `callCommands` and the dropped inputs in `callDropped` (both empty on entry).
+    /// `keepCommands` false: the caller does not read the commands, so a step makes them
+    /// only for a command handler or the step observer (see `step`).
+    @inline(__always)  // into both submits: the call and the returned enum cost a tenth of a small step
+    private func drain(_ input: Input, keepCommands: Bool) throws -> Drained {
         if closed { throw CoreLogicError(.handle, "\(F.name): the system is closed") }
         if let id = input.effectID, ledger.running[id] == nil {
             observer?.dropped(input)
@@ -233,10 +299,8 @@ public final class System<F: Feature> {
 
         draining = true
         defer { draining = false }
-        var commands: [EffectCommand] = []
         var steps = 1
-        var dropped: [DroppedInput] = []
-        step(input, &commands)
+        step(input, keepCommands, &callCommands)
         while queueHead < queue.count, !closed {
             let next = queue[queueHead]
             queueHead += 1
@@ -247,10 +311,10 @@ public final class System<F: Feature> {
             do {
                 try _willApply?(next)
             } catch {
-                dropped.append(DroppedInput(input: next, error: error))
+                callDropped.append(DroppedInput(input: next, error: error))
                 continue
             }
-            step(next, &commands)
+            step(next, keepCommands, &callCommands)
             steps += 1
         }
         // Most steps queue nothing: clearing an empty queue would still make a new buffer.
@@ -258,7 +322,7 @@ public final class System<F: Feature> {
             queue.removeAll(keepingCapacity: queue.capacity <= 1024)
             queueHead = 0
         }
-        return .applied(Batch(state: currentState, commands: commands, steps: steps, dropped: dropped))
+        return .ran(steps: steps)
     }
 
     /// Stops the system: handlers are dropped, queued inputs discarded, and every later
@@ -277,7 +341,7 @@ public final class System<F: Feature> {
     }
 
     @inline(__always)
-    private func step(_ input: Input, _ commands: inout [EffectCommand]) {
+    private func step(_ input: Input, _ keepCommands: Bool, _ commands: inout [EffectCommand]) {
         stepsRun &+= 1
         let observer = self.observer
         observer?.willStep(input)
@@ -290,7 +354,14 @@ public final class System<F: Feature> {
             }
         }
         let first = commands.count
-        Self.evaluate(trackers, currentState, &ledger, into: &commands)
+        if !trackers.isEmpty {
+            // Commands nobody reads (no batch, no command handler, no observer) are not
+            // made: the ledger still hands out ids and keeps the running set. Read before
+            // each step: a handler may install a command handler or an observer.
+            ledger.recordsCommands = keepCommands || commandHandler != nil || observer != nil
+            // The trackers read the state where it is (see EffectTracker.step): no copy.
+            withUnsafeMutablePointer(to: &currentState) { Self.evaluate(trackers, $0, &ledger, into: &commands) }
+        }
         observer?.didStep(input, currentState, commands[first...])
         // Handlers are read again before each call: one may remove itself or close the system.
         var index = first
@@ -302,11 +373,10 @@ public final class System<F: Feature> {
     }
 
     private static func evaluate(
-        _ trackers: [EffectTracker<F.State>], _ state: F.State,
+        _ trackers: [EffectTracker<F.State>], _ state: UnsafePointer<F.State>,
         _ ledger: inout EffectLedger, into commands: inout [EffectCommand]
     ) {
         if trackers.isEmpty { return }
-        let state: F.State? = state  // wrapped (copied) once for all trackers, not once each
         for index in trackers.indices {
             ledger.currentTracker = index
             trackers[index].step(state, &ledger)

@@ -33,9 +33,12 @@ public final class AnySystem {
         var resync: (inout [UInt8]) throws -> Void
         var watchQueries: ([String], inout [UInt8]?) throws -> Void
         var writeInitialBatch: (inout [UInt8]) throws -> Void
-        var send: (UnsafeRawBufferPointer, BatchSink?) throws -> Status
-        var deliver: (UInt64, UnsafeRawBufferPointer, BatchSink?) throws -> Status
-        var complete: (UInt64, BatchSink?) throws -> Status
+        // The sinks are not optional so that they need not escape: a caller's sink that
+        // captures something is then made on its stack, not on the heap. The Bool says
+        // whether a batch is wanted at all.
+        var send: (UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
+        var deliver: (UInt64, UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
+        var complete: (UInt64, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
         var writeState: (inout [UInt8]) throws -> Void
         var writeQuery: (String, inout [UInt8]) throws -> Void
         var writeEffects: (inout [UInt8]) throws -> Void
@@ -59,9 +62,9 @@ public final class AnySystem {
             resync: { try typed.resync(into: &$0) },
             watchQueries: { try typed.watchQueries($0, values: &$1) },
             writeInitialBatch: { try typed.writeInitialBatch(into: &$0) },
-            send: { try typed.send($0, batch: $1) },
-            deliver: { try typed.deliver($0, $1, batch: $2) },
-            complete: { try typed.complete($0, batch: $1) },
+            send: { try typed.send($0, wantsBatch: $1, sink: $2) },
+            deliver: { try typed.deliver($0, $1, wantsBatch: $2, sink: $3) },
+            complete: { try typed.complete($0, wantsBatch: $1, sink: $2) },
             writeState: { try typed.writeState(into: &$0) },
             writeQuery: { try typed.writeQuery($0, into: &$1) },
             writeEffects: { try typed.writeEffects(into: &$0) },
@@ -99,17 +102,35 @@ public final class AnySystem {
     /// `send(event)`; returns `.ok` (also when queued from inside a handler).
     /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
     public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        try calls.send(event, batch)
+        if let batch { return try calls.send(event, true, batch) }
+        return try calls.send(event, false, { _ in })
     }
 
     /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
     public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
-        try calls.deliver(effect, event, batch)
+        if let batch { return try calls.deliver(effect, event, true, batch) }
+        return try calls.deliver(effect, event, false, { _ in })
     }
 
     /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
     public func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
-        try calls.complete(effect, batch)
+        if let batch { return try calls.complete(effect, true, batch) }
+        return try calls.complete(effect, false, { _ in })
+    }
+
+    /// ``send(_:batch:)`` with a sink that does not escape (the C ABI's: no heap context).
+    public func send(_ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try calls.send(event, true, sink)
+    }
+
+    /// ``deliver(_:_:batch:)`` with a sink that does not escape.
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try calls.deliver(effect, event, true, sink)
+    }
+
+    /// ``complete(_:batch:)`` with a sink that does not escape.
+    public func complete(_ effect: UInt64, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        try calls.complete(effect, true, sink)
     }
 
     /// Appends the current state.

@@ -3,8 +3,10 @@ final class WireSystem<F: Feature> {
     /// Bytes of the command or state being handed to a handler; reused, drained under the lock.
     /// Unchecked exclusivity (both buffers): used only under the system's lock, by one
     /// writer at a time (see ``System``'s stored properties).
-    @exclusivity(unchecked) private var handlerScratch: [UInt8] = []
-    @exclusivity(unchecked) private var batchScratch: [UInt8] = []
+    @exclusivity(unchecked) private var handlerScratch = ByteScratch(capacity: 256)
+    /// The batch being written: one buffer for the life of the system, handed to the sink
+    /// in place.
+    @exclusivity(unchecked) private var batchScratch = ByteScratch(capacity: 512)
     /// The trace being written, if any (Trace/); read and written under the system's lock.
     var tracer: TraceRecorder<F>?
     /// The journal every accepted input is written to before it is applied, if any
@@ -33,8 +35,11 @@ final class WireSystem<F: Feature> {
         self.system = system
         self.payloadless = payloadless
         self.queries = F.queries
-        handlerScratch.reserveCapacity(256)
-        batchScratch.reserveCapacity(512)
+    }
+
+    deinit {
+        handlerScratch.release()
+        batchScratch.release()
     }
 
     var nextEffectID: UInt64 { system.nextEffectID }
@@ -54,39 +59,49 @@ final class WireSystem<F: Feature> {
     }
 
     func writeInitialBatch(into out: inout [UInt8]) throws {
-        try writeBatch(system.initialBatch, queued: false, into: &out)
+        // Under the lock: the batch is written in the shared buffer.
+        try system.withExclusiveAccess {
+            batchScratch.removeAll()
+            try writeBatch(system.initialBatch, queued: false, into: &batchScratch)
+            out.append(contentsOf: batchScratch.bytes)
+        }
     }
 
-    func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+    func send(_ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         do {
             let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-            return try run(.send(decoded), batch: batch)
+            return try run(.send(decoded), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.send, effect: nil, raw: event, error)
             throw error
         }
     }
 
-    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         do {
             let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-            return try run(.deliver(effect: effect, event: decoded), batch: batch)
+            return try run(.deliver(effect: effect, event: decoded), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.deliver, effect: effect, raw: event, error)
             throw error
         }
     }
 
-    func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
+    func complete(_ effect: UInt64, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
         do {
-            return try run(.complete(effect: effect), batch: batch)
+            return try run(.complete(effect: effect), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.complete, effect: effect, raw: nil, error)
             throw error
         }
     }
 
-    private func run(_ input: System<F>.Input, batch sink: BatchSink?) throws -> Status {
+    private func run(_ input: System<F>.Input, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+        guard wantsBatch else {
+            // Nobody reads the batch: the system builds none (no copy of the state, no
+            // command list) and nothing is written.
+            return try system.submitDiscardingBatch(input) ? .ok : .stale
+        }
         // The sink runs inside the system's lock (submit's batch is built under it), so the
         // scratch buffer cannot be overwritten by another thread's step in between.
         var status = Status.ok
@@ -95,61 +110,59 @@ final class WireSystem<F: Feature> {
             case .stale:
                 status = .stale
             case .queued:
-                guard let sink else { return }
                 try emit(System<F>.Batch(state: system.state, commands: [], steps: 0), queued: true, to: sink)
             case .applied(let batch):
-                guard let sink else { return }
                 try emit(batch, queued: false, to: sink)
             }
         }
         return status
     }
 
-    private func emit(_ batch: System<F>.Batch, queued: Bool, to sink: BatchSink) throws {
-        batchScratch.removeAll(keepingCapacity: true)
+    private func emit(_ batch: System<F>.Batch, queued: Bool, to sink: (UnsafeRawBufferPointer) -> Void) throws {
+        batchScratch.removeAll()
         try writeBatch(batch, queued: queued, into: &batchScratch)
-        batchScratch.withUnsafeBytes(sink)
+        sink(batchScratch.bytes)
     }
 
     /// Writes a batch in the current output mode. A queued call's batch (steps 0) reports
     /// nothing new: an empty patch at the last emitted revision, no changed queries.
-    private func writeBatch(_ batch: System<F>.Batch, queued: Bool, into out: inout [UInt8]) throws {
+    private func writeBatch(_ batch: System<F>.Batch, queued: Bool, into out: inout ByteScratch) throws {
         if let differ {
             let revision = queued ? emittedRevision : system.revision
-            try writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
+            writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
             if queued || emittedRevision == revision {
                 // Nothing new since the last patch (a queued call, or the state handler
                 // already sent this step's patch): the shadow is the current state.
-                appendLiteral("[]", to: &out)
+                out.append("[]")
             } else {
-                try Self.mapErrors("state") { try differ.diff(to: batch.state, into: &out) }
+                try Self.mapErrors("state") { try out.appendPiece { try differ.diff(to: batch.state, into: &$0) } }
                 emittedRevision = revision
             }
         } else {
-            appendLiteral(#"{"state":"#, to: &out)
+            out.append(#"{"state":"#)
             if let handledRevision, handledRevision == system.revision {
-                out.append(contentsOf: handledState)
+                handledState.withUnsafeBufferPointer { out.appendBytes($0) }
             } else {
-                try Self.mapErrors("state") { try JSONCoding.encode(batch.state, into: &out) }
+                try Self.mapErrors("state") { try out.appendPiece { try JSONCoding.encode(batch.state, into: &$0) } }
             }
         }
         if !watched.isEmpty {
-            appendLiteral(#","queries":{"#, to: &out)
+            out.append(#","queries":{"#)
             if !queued { try writeChangedQueries(batch.state, into: &out) }
             out.append(UInt8(ascii: "}"))
         }
-        appendLiteral(#","effects":["#, to: &out)
+        out.append(#","effects":["#)
         for (index, command) in batch.commands.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            try Self.writeCommand(command, into: &out)
+            Self.writeCommand(command, into: &out)
         }
-        appendLiteral(#"],"steps":"#, to: &out)
-        JSONWriter.writeUnsigned(UInt64(batch.steps), into: &out)
+        out.append(#"],"steps":"#)
+        JSONWriter.writeUInt(UInt64(batch.steps), into: &out)
         if !batch.dropped.isEmpty {
-            out.append(contentsOf: #","dropped":["#.utf8)
+            out.append(#","dropped":["#)
             for (index, dropped) in batch.dropped.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeDropped(dropped, into: &out)
+                out.appendPiece { Self.writeDropped(dropped, into: &$0) }
             }
             out.append(UInt8(ascii: "]"))
         }
@@ -188,38 +201,38 @@ final class WireSystem<F: Feature> {
         out.append(UInt8(ascii: "}"))
     }
 
-    static func writeCommand(_ command: EffectCommand, into out: inout [UInt8]) throws {
+    static func writeCommand(_ command: EffectCommand, into out: inout ByteScratch) {
         switch command {
         case .cancel(let id):
-            appendLiteral(#"{"cancel":"#, to: &out)
-            JSONWriter.writeUnsigned(id, into: &out)
+            out.append(#"{"cancel":"#)
+            JSONWriter.writeUInt(id, into: &out)
             out.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
-            appendLiteral(#"{"start":{"id":"#, to: &out)
-            JSONWriter.writeUnsigned(id, into: &out)
-            appendLiteral(#","feedback":"#, to: &out)
+            out.append(#"{"start":{"id":"#)
+            JSONWriter.writeUInt(id, into: &out)
+            out.append(#","feedback":"#)
             JSONWriter.writeString(feedback, into: &out)
-            appendLiteral(#","request":"#, to: &out)
+            out.append(#","request":"#)
             // The step that started this effect has run, so the command must reach the
             // host: a request that cannot be written as JSON (a non-finite number, which
             // JSON input cannot produce, so a feature's bug) is written as null rather
             // than failing the call after the change or skipping the command.
-            if (try? encodeOpened(request, into: &out)) == nil { out.append(contentsOf: "null".utf8) }
-            out.append(contentsOf: "}}".utf8)
+            if (try? out.appendPiece({ try encodeOpened(request, into: &$0) })) == nil { out.append("null") }
+            out.append("}}")
         }
     }
 
-    private func writeRevisionHeader(revision: UInt64, base: UInt64, into out: inout [UInt8]) throws {
-        out.append(contentsOf: #"{"revision":"#.utf8)
-        JSONWriter.writeUnsigned(revision, into: &out)
-        out.append(contentsOf: #","base":"#.utf8)
-        JSONWriter.writeUnsigned(base, into: &out)
-        out.append(contentsOf: #","patch":"#.utf8)
+    private func writeRevisionHeader(revision: UInt64, base: UInt64, into out: inout ByteScratch) {
+        out.append(#"{"revision":"#)
+        JSONWriter.writeUInt(revision, into: &out)
+        out.append(#","base":"#)
+        JSONWriter.writeUInt(base, into: &out)
+        out.append(#","patch":"#)
     }
 
     /// Appends `"name":value` for each watched query whose JSON changed since it was last
     /// reported, and remembers the new values.
-    private func writeChangedQueries(_ state: F.State, into out: inout [UInt8]) throws {
+    private func writeChangedQueries(_ state: F.State, into out: inout ByteScratch) throws {
         var first = true
         for index in watched.indices {
             var value: [UInt8] = []
@@ -229,7 +242,7 @@ final class WireSystem<F: Feature> {
             first = false
             JSONWriter.writeString(watched[index].name, into: &out)
             out.append(UInt8(ascii: ":"))
-            out.append(contentsOf: value)
+            value.withUnsafeBufferPointer { out.appendBytes($0) }
             watched[index].last = value
         }
     }
@@ -330,9 +343,9 @@ final class WireSystem<F: Feature> {
             return
         }
         system.onCommand = { [unowned self] command in
-            handlerScratch.removeAll(keepingCapacity: true)
+            handlerScratch.removeAll()
             // Commands always encode (see writeCommand: a request that cannot is null).
-            guard (try? Self.writeCommand(command, into: &handlerScratch)) != nil else { return }
+            Self.writeCommand(command, into: &handlerScratch)
             Self.callWithCString(&handlerScratch, handler)
         }
     }
@@ -344,12 +357,12 @@ final class WireSystem<F: Feature> {
             return
         }
         system.onState = { [unowned self] state in
-            handlerScratch.removeAll(keepingCapacity: true)
+            handlerScratch.removeAll()
             if let differ {
                 // One patch per step, continuing from the last one emitted.
                 let revision = system.revision
-                guard (try? writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)) != nil,
-                      (try? differ.diff(to: state, into: &handlerScratch)) != nil else { return }
+                writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)
+                guard (try? handlerScratch.appendPiece({ try differ.diff(to: state, into: &$0) })) != nil else { return }
                 handlerScratch.append(UInt8(ascii: "}"))
                 emittedRevision = revision
                 Self.callWithCString(&handlerScratch, handler)
@@ -371,6 +384,11 @@ final class WireSystem<F: Feature> {
     func close() { system.close() }
 
     func withExclusiveAccess(_ body: () throws -> Void) throws { try system.withExclusiveAccess(body) }
+
+    private static func callWithCString(_ bytes: inout ByteScratch, _ body: (UnsafePointer<CChar>) -> Void) {
+        bytes.append(0)
+        body(UnsafeRawPointer(bytes.base).assumingMemoryBound(to: CChar.self))
+    }
 
     private static func callWithCString(_ bytes: inout [UInt8], _ body: (UnsafePointer<CChar>) -> Void) {
         bytes.append(0)
@@ -394,10 +412,76 @@ final class WireSystem<F: Feature> {
     }
 }
 
-/// Appends a literal's bytes with one copy (appending `String.UTF8View` costs a hundred
-/// instructions or more per literal, a large share of a small batch).
-@inline(__always) private func appendLiteral(_ literal: StaticString, to out: inout [UInt8]) {
-    out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+/// The bytes of a batch (or of a command or state for a handler), written in place: one
+/// allocation for the life of its owner, reused by every call, and read in place by the
+/// sink. Appending to an `[UInt8]` costs about 90 instructions per piece (uniqueness and
+/// capacity checks through a generic, non-inlined path) and the result was copied once
+/// more; here a piece is a capacity check and a copy.
+///
+/// A plain struct over memory it owns: its owner calls ``release()`` once, in its deinit.
+/// The owner uses it only under the system's lock.
+struct ByteScratch: _ByteSink {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+    /// Pieces written by an API that appends to an array (the JSON coder, the differ):
+    /// kept, so that writing one allocates nothing once it has grown.
+    private var piece: [UInt8] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Frees the memory; the value must not be used afterwards.
+    func release() { base.deallocate() }
+
+    /// Starts over, keeping the memory.
+    @inline(__always) mutating func removeAll() { count = 0 }
+
+    /// The bytes written, valid until the next change.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    @inline(__always) mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(count + 1) }
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        guard n > 0, let source = bytes.baseAddress else { return }
+        if count &+ n > capacity { grow(count &+ n) }
+        (base + count).update(from: source, count: n)
+        count &+= n
+    }
+
+    /// Appends a literal's bytes.
+    @inline(__always) mutating func append(_ literal: StaticString) {
+        appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends what `write` appends to an array; on error nothing is appended.
+    @inline(__always) mutating func appendPiece(_ write: (inout [UInt8]) throws -> Void) rethrows {
+        // Pieces accumulate in `piece` and only the new bytes are copied: emptying an array
+        // (`removeAll(keepingCapacity:)`, a generic replaceSubrange) costs more than a small
+        // piece's copy, so it is emptied only once it holds a few kilobytes.
+        let start = piece.count
+        if start > 4096 { piece.removeAll(keepingCapacity: true) }
+        let from = piece.count
+        try write(&piece)
+        piece.withUnsafeBufferPointer { appendBytes(UnsafeBufferPointer(rebasing: $0[from...])) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        var bigger = Swift.max(capacity &* 2, 64)
+        while bigger < needed { bigger &*= 2 }
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        memory.update(from: base, count: count)
+        base.deallocate()
+        base = memory
+        capacity = bigger
+    }
 }
 
 private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {

@@ -11,6 +11,11 @@ struct EffectLedger {
     var cancelCount = 0
     /// The tracker being updated; set by the engine before each `update`.
     var currentTracker = 0
+    /// Whether cancels and starts are recorded in `pending`. False when nobody will read
+    /// this step's commands (set by the engine before each step): the running set and the
+    /// ids are kept all the same, and no command value (a string and a boxed request) is
+    /// built only to be destroyed.
+    var recordsCommands = true
 
     init(nextID: UInt64 = 1) {
         self.nextID = nextID
@@ -18,6 +23,7 @@ struct EffectLedger {
 
     mutating func cancel(_ id: UInt64) {
         running[id] = nil
+        guard recordsCommands else { return }
         reserveIfEmpty()
         // After this step's cancels, before its starts: appended, then moved back past the
         // starts (usually none or one; cheaper than a general insert).
@@ -34,6 +40,7 @@ struct EffectLedger {
         let id = nextID
         nextID &+= 1
         running[id] = currentTracker
+        guard recordsCommands else { return id }
         reserveIfEmpty()
         pending.append(.start(id: id, feedback: feedback, request: request))
         return id
