@@ -114,6 +114,9 @@ struct _ByteBuffer: _ByteSink {
 
     var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
+    /// Forgets the bytes from `start` on, keeping the memory.
+    @inline(__always) mutating func truncate(to start: Int) { count = start }
+
     /// Frees the memory if it is the buffer's own (not lent); for a non-copyable owner's
     /// `deinit`, where the buffer cannot be mutated.
     func deallocateIfOwned() {

@@ -23,6 +23,19 @@ public enum JSONCoding {
         try encodeWithCodable(value, into: &out)
     }
 
+    /// `encode(_:into:)` into a byte buffer: a `JSONDirectCodable` value is written in the
+    /// buffer's memory, any other through `Codable` and copied in. On error `out` is unchanged.
+    static func encode<T: Encodable>(_ value: T, into out: inout _ByteBuffer) throws {
+        if _Direct.encode(value, into: &out) { return }
+        let enc = _StreamEncoder()
+        do {
+            try enc.encodeRoot(value)
+        } catch {
+            throw asJSONError(error)
+        }
+        out.appendBytes(enc.out.buffer)
+    }
+
     /// `encode(_:into:)` through `Codable` only, even for a `JSONDirectCodable` type.
     static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
         let enc = _StreamEncoder()

@@ -71,6 +71,17 @@ public struct JSONOutput: ~Copyable {
 
     deinit { buf.deallocateIfOwned() }
 
+    /// Writes after the bytes already in `buffer`, in its memory (taken back with
+    /// ``takeBuffer()``, also after a failed write).
+    init(appendingTo buffer: _ByteBuffer) { buf = buffer }
+
+    /// The buffer written to, handed back without freeing it.
+    consuming func takeBuffer() -> _ByteBuffer {
+        let taken = buf
+        discard self
+        return taken
+    }
+
     @inline(__always) mutating func beforeValue() {
         if state == 1 { buf.append(UInt8(ascii: ",")) }
     }
@@ -451,6 +462,30 @@ extension Array: JSONDirectCodable where Element: JSONDirectCodable {
 // MARK: - Entry points used by JSONCoding
 
 enum _Direct {
+    /// Appends the direct JSON of `value` to `out`, in `out`'s own memory (a batch is
+    /// written where the host will read it, with no copy in between); false, with `out`
+    /// unchanged, when `T` does not conform or its `writeJSON` declined.
+    static func encode<T>(_ value: T, into out: inout _ByteBuffer) -> Bool {
+        guard let d = T.self as? any JSONDirectCodable.Type else { return false }
+        return withUnsafePointer(to: value) { encodeOpened(d, UnsafeRawPointer($0), into: &out) }
+    }
+
+    private static func encodeOpened<D: JSONDirectCodable>(_: D.Type, _ p: UnsafeRawPointer, into out: inout _ByteBuffer) -> Bool {
+        let start = out.count
+        var o = JSONOutput(appendingTo: out)
+        var written = true
+        do {
+            try p.assumingMemoryBound(to: D.self).pointee.writeJSON(to: &o)
+        } catch {
+            written = false
+        }
+        // Taken back whatever happened: the writer may have moved the bytes to a bigger
+        // allocation (and freed the old one).
+        out = o.takeBuffer()
+        if !written { out.truncate(to: start) }
+        return written
+    }
+
     /// Appends the direct JSON of `value` to `out`; false, with `out` unchanged,
     /// when `T` does not conform or its `writeJSON` declined.
     static func encode<T>(_ value: T, into out: inout [UInt8]) -> Bool {

@@ -26,7 +26,7 @@ final class WireSystem<F: Feature> {
     /// Full mode with a state handler: the JSON the handler was given and the revision of
     /// that state, so the batch of the same step reuses it instead of encoding the state a
     /// second time (nil: nothing reusable).
-    @exclusivity(unchecked) private var handledState: [UInt8] = []
+    @exclusivity(unchecked) private var handledState = ByteScratch(capacity: 256)
     @exclusivity(unchecked) private var handledRevision: UInt64?
     /// Watched queries with the JSON of the value last reported.
     @exclusivity(unchecked) private var watched: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
@@ -40,6 +40,7 @@ final class WireSystem<F: Feature> {
     deinit {
         handlerScratch.release()
         batchScratch.release()
+        handledState.release()
     }
 
     var nextEffectID: UInt64 { system.nextEffectID }
@@ -141,9 +142,9 @@ final class WireSystem<F: Feature> {
         } else {
             out.append(#"{"state":"#)
             if let handledRevision, handledRevision == system.revision {
-                handledState.withUnsafeBufferPointer { out.appendBytes($0) }
+                out.appendBytes(handledState.buffer.buffer)
             } else {
-                try Self.mapErrors("state") { try out.appendPiece { try JSONCoding.encode(batch.state, into: &$0) } }
+                try Self.mapErrors("state") { try out.appendJSON(batch.state) }
             }
         }
         if !watched.isEmpty {
@@ -217,7 +218,7 @@ final class WireSystem<F: Feature> {
             // host: a request that cannot be written as JSON (a non-finite number, which
             // JSON input cannot produce, so a feature's bug) is written as null rather
             // than failing the call after the change or skipping the command.
-            if (try? out.appendPiece({ try encodeOpened(request, into: &$0) })) == nil { out.append("null") }
+            if (try? out.appendJSON(request)) == nil { out.append("null") }
             out.append("}}")
         }
     }
@@ -369,11 +370,11 @@ final class WireSystem<F: Feature> {
             } else {
                 // Kept for the batch of this step (see ``handledState``).
                 handledRevision = nil
-                handledState.removeAll(keepingCapacity: true)
-                guard (try? JSONCoding.encode(state, into: &handledState)) != nil else { return }
+                handledState.removeAll()
+                guard (try? handledState.appendJSON(state)) != nil else { return }
                 let revision = system.revision
                 Self.callWithCString(&handledState, handler)
-                handledState.removeLast()
+                handledState.buffer.truncate(to: handledState.count - 1)
                 // Offered to the batch only now: a call queued from inside the handler writes
                 // its own batch while the bytes carry the handler's terminating NUL.
                 handledRevision = revision
@@ -390,14 +391,6 @@ final class WireSystem<F: Feature> {
         body(UnsafeRawPointer(bytes.base).assumingMemoryBound(to: CChar.self))
     }
 
-    private static func callWithCString(_ bytes: inout [UInt8], _ body: (UnsafePointer<CChar>) -> Void) {
-        bytes.append(0)
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                if let base = chars.baseAddress { body(base) }
-            }
-        }
-    }
 
     /// Turns codec errors into statuses: bad JSON is `.json`, a wrong shape `.schema`.
     static func mapErrors<T>(_ what: String, _ body: () throws -> T) throws -> T {
@@ -414,51 +407,44 @@ final class WireSystem<F: Feature> {
 
 /// The bytes of a batch (or of a command or state for a handler), written in place: one
 /// allocation for the life of its owner, reused by every call, and read in place by the
-/// sink. Appending to an `[UInt8]` costs about 90 instructions per piece (uniqueness and
-/// capacity checks through a generic, non-inlined path) and the result was copied once
-/// more; here a piece is a capacity check and a copy.
+/// sink. The JSON coder's own byte buffer (`_ByteBuffer`), so a state or request is
+/// encoded straight into it; pieces from APIs that append to an array (the differ, a
+/// dropped input) go through `piece`, kept so that writing one allocates nothing once it
+/// has grown.
 ///
-/// A plain struct over memory it owns: its owner calls ``release()`` once, in its deinit.
-/// The owner uses it only under the system's lock.
+/// Its owner calls ``release()`` once, in its deinit, and uses it only under the system's lock.
 struct ByteScratch: _ByteSink {
-    private(set) var base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
-    private var capacity: Int
-    /// Pieces written by an API that appends to an array (the JSON coder, the differ):
-    /// kept, so that writing one allocates nothing once it has grown.
+    var buffer: _ByteBuffer
     private var piece: [UInt8] = []
 
-    init(capacity: Int) {
-        self.capacity = capacity
-        base = .allocate(capacity: capacity)
-    }
+    init(capacity: Int) { buffer = _ByteBuffer(capacity: capacity) }
 
     /// Frees the memory; the value must not be used afterwards.
-    func release() { base.deallocate() }
+    mutating func release() { buffer.release() }
 
     /// Starts over, keeping the memory.
-    @inline(__always) mutating func removeAll() { count = 0 }
+    @inline(__always) mutating func removeAll() { buffer.truncate(to: 0) }
+
+    var count: Int { buffer.count }
 
     /// The bytes written, valid until the next change.
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(buffer.buffer) }
 
-    @inline(__always) mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(count + 1) }
-        base[count] = byte
-        count &+= 1
-    }
+    /// Its memory, for the NUL-terminated string a handler gets.
+    var base: UnsafeMutablePointer<UInt8> { buffer.base }
 
-    @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let n = bytes.count
-        guard n > 0, let source = bytes.baseAddress else { return }
-        if count &+ n > capacity { grow(count &+ n) }
-        (base + count).update(from: source, count: n)
-        count &+= n
-    }
+    @inline(__always) mutating func append(_ byte: UInt8) { buffer.append(byte) }
+
+    @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.appendBytes(bytes) }
 
     /// Appends a literal's bytes.
     @inline(__always) mutating func append(_ literal: StaticString) {
-        appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        buffer.appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends the compact JSON of `value`; on error nothing is appended.
+    @inline(__always) mutating func appendJSON<T: Encodable>(_ value: T) throws {
+        try JSONCoding.encode(value, into: &buffer)
     }
 
     /// Appends what `write` appends to an array; on error nothing is appended.
@@ -466,21 +452,10 @@ struct ByteScratch: _ByteSink {
         // Pieces accumulate in `piece` and only the new bytes are copied: emptying an array
         // (`removeAll(keepingCapacity:)`, a generic replaceSubrange) costs more than a small
         // piece's copy, so it is emptied only once it holds a few kilobytes.
-        let start = piece.count
-        if start > 4096 { piece.removeAll(keepingCapacity: true) }
+        if piece.count > 4096 { piece.removeAll(keepingCapacity: true) }
         let from = piece.count
         try write(&piece)
-        piece.withUnsafeBufferPointer { appendBytes(UnsafeBufferPointer(rebasing: $0[from...])) }
-    }
-
-    private mutating func grow(_ needed: Int) {
-        var bigger = Swift.max(capacity &* 2, 64)
-        while bigger < needed { bigger &*= 2 }
-        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
-        memory.update(from: base, count: count)
-        base.deallocate()
-        base = memory
-        capacity = bigger
+        piece.withUnsafeBufferPointer { buffer.appendBytes(UnsafeBufferPointer(rebasing: $0[from...])) }
     }
 }
 
