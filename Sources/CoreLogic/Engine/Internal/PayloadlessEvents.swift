@@ -34,7 +34,17 @@ struct PayloadlessEvents<Event: Decodable> {
     /// word at a time), followed by its closing quote; names with a byte JSON would
     /// escape are never in the table, so a match is a plain JSON string.
     func match(_ bytes: UnsafeRawBufferPointer) -> Event? {
-        if names.isEmpty || bytes.count > JSONLimits.default.maxBytes { return nil }
+        let count = bytes.count
+        if names.isEmpty || count > JSONLimits.default.maxBytes { return nil }
+        // The form hosts send most, a bare name with nothing around it: one length
+        // comparison per name and the bytes between the quotes compared in place, without
+        // the scanner. A name never holds a quote, so a match is exactly that string.
+        if count >= 2, let base = bytes.baseAddress,
+           base.load(as: UInt8.self) == UInt8(ascii: "\""),
+           base.load(fromByteOffset: count - 1, as: UInt8.self) == UInt8(ascii: "\""),
+           let index = caseIndex(Scanner(bytes, at: 1), length: count - 2) {
+            return events[index]
+        }
         var scanner = Scanner(bytes)
         scanner.skipSpace()
         let tagged: Bool
@@ -65,16 +75,21 @@ struct PayloadlessEvents<Event: Decodable> {
     }
 
     /// The index of the name that starts at the scanner's position and is followed by a
-    /// closing quote.
-    @inline(__always) private func caseIndex(_ scanner: Scanner) -> Int? {
+    /// closing quote; with `length`, of the name of exactly that length (whose closing
+    /// quote the caller has seen).
+    @inline(__always) private func caseIndex(_ scanner: Scanner, length: Int? = nil) -> Int? {
         guard let base = scanner.bytes.baseAddress else { return nil }
         let at = base + scanner.position
         let available = scanner.bytes.count - scanner.position
         for index in names.indices {
             let found = names[index].withUnsafeBytes { name -> Bool in
                 let n = name.count
-                guard n < available, at.load(fromByteOffset: n, as: UInt8.self) == UInt8(ascii: "\""),
-                      let stored = name.baseAddress else { return false }
+                if let length {
+                    guard n == length else { return false }
+                } else {
+                    guard n < available, at.load(fromByteOffset: n, as: UInt8.self) == UInt8(ascii: "\"") else { return false }
+                }
+                guard let stored = name.baseAddress else { return false }
                 var k = 0
                 while k + 8 <= n {
                     if at.loadUnaligned(fromByteOffset: k, as: UInt64.self) != stored.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
@@ -95,7 +110,10 @@ struct PayloadlessEvents<Event: Decodable> {
         let bytes: UnsafeRawBufferPointer
         var position = 0
 
-        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+        init(_ bytes: UnsafeRawBufferPointer, at position: Int = 0) {
+            self.bytes = bytes
+            self.position = position
+        }
 
         var atEnd: Bool { position == bytes.count }
 
