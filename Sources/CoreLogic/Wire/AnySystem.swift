@@ -51,7 +51,6 @@ public final class AnySystem {
         var checkpoint: () throws -> Void
         var syncJournal: () throws -> Void
         var closeJournal: () -> Void
-        var journalDirectory: () -> String?
         var adopt: (Journal) throws -> Void
     }
 
@@ -77,7 +76,6 @@ public final class AnySystem {
             checkpoint: { try typed.checkpoint() },
             syncJournal: { try typed.syncJournal() },
             closeJournal: { typed.closeJournal() },
-            journalDirectory: { typed.journalDirectory },
             adopt: { try typed.adopt($0) })
     }
 
@@ -183,8 +181,6 @@ public final class AnySystem {
     /// thread; a no-op without a journal.
     public func closeJournal() { calls.closeJournal() }
 
-    /// The directory this system journals into, if any.
-    public var journalDirectory: String? { calls.journalDirectory() }
 
     /// Restores `descriptor`'s system from a journal `directory` (docs/persistence.md): the
     /// snapshot, every record after it replayed through the reducer, then the feedbacks

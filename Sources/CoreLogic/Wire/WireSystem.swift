@@ -45,8 +45,8 @@ final class WireSystem<F: Feature> {
 
     var nextEffectID: UInt64 { system.nextEffectID }
 
-    static func decodeState(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> F.State {
-        try mapErrors("state") { try JSONCoding.decode(F.State.self, from: bytes, limits: limits) }
+    static func decodeState(_ bytes: UnsafeRawBufferPointer) throws -> F.State {
+        try mapErrors("state") { try JSONCoding.decode(F.State.self, from: bytes) }
     }
 
     /// A state from a tree (a snapshot's, after migration); the library wrote it, so no
@@ -286,11 +286,7 @@ final class WireSystem<F: Feature> {
     func watchQueries(_ names: [String], values: inout [UInt8]?) throws {
         var chosen: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
         for name in names where !chosen.contains(where: { $0.name == name }) {
-            guard let query = queries.first(where: { $0.name == name }) else {
-                let valid = queries.map(\.name).joined(separator: ", ")
-                throw CoreLogicError(.notFound, "\(F.name) has no query '\(name)'; queries: \(valid.isEmpty ? "(none)" : valid)")
-            }
-            chosen.append((name, query, []))
+            chosen.append((name, try query(named: name), []))
         }
         try system.withExclusiveAccess {
             let state = system.state
@@ -313,12 +309,17 @@ final class WireSystem<F: Feature> {
         try Self.mapErrors("state") { try JSONCoding.encode(state, into: &out) }
     }
 
-    func writeQuery(_ name: String, into out: inout [UInt8]) throws {
+    /// The query called `name`; `.notFound` listing the valid names otherwise.
+    private func query(named name: String) throws -> StateQuery<F.State> {
         guard let query = queries.first(where: { $0.name == name }) else {
             let valid = queries.map(\.name).joined(separator: ", ")
             throw CoreLogicError(.notFound, "\(F.name) has no query '\(name)'; queries: \(valid.isEmpty ? "(none)" : valid)")
         }
-        let value = query.evaluate(system.state)
+        return query
+    }
+
+    func writeQuery(_ name: String, into out: inout [UInt8]) throws {
+        let value = try query(named: name).evaluate(system.state)
         try Self.mapErrors("query") { try encodeOpened(value, into: &out) }
     }
 
@@ -383,8 +384,6 @@ final class WireSystem<F: Feature> {
     }
 
     func close() { system.close() }
-
-    func withExclusiveAccess(_ body: () throws -> Void) throws { try system.withExclusiveAccess(body) }
 
     private static func callWithCString(_ bytes: inout ByteScratch, _ body: (UnsafePointer<CChar>) -> Void) {
         bytes.append(0)

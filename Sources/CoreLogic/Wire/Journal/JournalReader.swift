@@ -6,8 +6,6 @@ struct History {
     /// The snapshot's state version when a migration ran.
     var migratedFrom: Int?
     var snapshotSeq: UInt64 = 0
-    /// The snapshot's state with every record after it applied (no effects).
-    var replay: JournalReplay?
     /// How many records were replayed.
     var replayed = 0
     var lastSeq: UInt64 = 0
@@ -23,14 +21,14 @@ struct History {
 /// mid-write) is reported and left out; any other damage is `.corrupt` naming the file
 /// and line, never a silently shorter history.
 enum JournalReader {
-    static func read(_ directory: String, feature descriptor: FeatureDescriptor) throws -> History {
+    /// The directory's history, and the snapshot's state with every record after it
+    /// applied (no effects).
+    static func read(_ directory: String, feature descriptor: FeatureDescriptor) throws -> (history: History, replay: JournalReplay) {
         var history = History()
         let names = try FileSystem.list(directory)
-        if names.contains(JournalFormat.snapshotName) {
-            try readSnapshot(FileSystem.join(directory, JournalFormat.snapshotName), descriptor, &history)
-        } else {
-            history.replay = try descriptor.beginReplay(state: nil)
-        }
+        let replay = names.contains(JournalFormat.snapshotName)
+            ? try readSnapshot(FileSystem.join(directory, JournalFormat.snapshotName), descriptor, &history)
+            : try descriptor.beginReplay(state: nil)
         // Segments whose first seq the snapshot already covers are leftovers of a checkpoint
         // interrupted before it removed them.
         let segments = names.compactMap { name in JournalFormat.segmentFirst(name).map { (first: $0, name: name) } }
@@ -47,9 +45,9 @@ enum JournalReader {
             guard segment.first == history.lastSeq + 1 else {
                 throw CoreLogicError(.corrupt, "\(path): journal continues at seq \(segment.first) but the history before it ends at seq \(history.lastSeq); records \(history.lastSeq + 1)...\(segment.first - 1) are missing")
             }
-            try readSegment(path, first: segment.first, isLast: index == segments.count - 1, descriptor, &history)
+            try readSegment(path, first: segment.first, isLast: index == segments.count - 1, descriptor, replay, &history)
         }
-        return history
+        return (history, replay)
     }
 
     private static let checksumField = Array(#""crc32":""#.utf8)
@@ -72,7 +70,8 @@ enum JournalReader {
         CoreLogicError(.corrupt, "\(path) line \(line): \(reason)")
     }
 
-    private static func readSnapshot(_ path: String, _ descriptor: FeatureDescriptor, _ history: inout History) throws {
+    /// Reads the snapshot into `history` and starts the replay from its state.
+    private static func readSnapshot(_ path: String, _ descriptor: FeatureDescriptor, _ history: inout History) throws -> JournalReplay {
         let bytes = try FileSystem.readAll(path)
         guard let end = bytes.firstIndex(of: UInt8(ascii: "\n")), end == bytes.count - 1 else {
             throw corrupt(path, 1, "a snapshot is exactly one line ending in a newline")
@@ -117,13 +116,14 @@ enum JournalReader {
         }
         history.snapshotFound = true
         do {
-            history.replay = try descriptor.beginReplay(state: state)
+            return try descriptor.beginReplay(state: state)
         } catch let error as CoreLogicError {
             throw CoreLogicError(.corrupt, "\(path): the state does not decode: \(error.message)")
         }
     }
 
-    private static func readSegment(_ path: String, first: UInt64, isLast: Bool, _ descriptor: FeatureDescriptor, _ history: inout History) throws {
+    private static func readSegment(_ path: String, first: UInt64, isLast: Bool, _ descriptor: FeatureDescriptor,
+                                    _ replay: JournalReplay, _ history: inout History) throws {
         let bytes = try FileSystem.readAll(path)
         var lines: [Range<Int>] = []
         var start = 0
@@ -158,7 +158,6 @@ enum JournalReader {
         } catch let reason as JournalFormat.Reason {
             throw corrupt(path, 1, "header: " + reason.text)
         }
-        guard let replay = history.replay else { throw corrupt(path, 1, "no state to replay records onto") }
         for lineIndex in 1..<lines.count {
             let range = lines[lineIndex]
             let isFinal = isLast && lineIndex == lines.count - 1 && unterminated == nil

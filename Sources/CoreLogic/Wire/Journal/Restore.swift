@@ -22,8 +22,8 @@ enum Restore {
         let system: AnySystem
         let firstEffectID: UInt64
         do {
-            history = try JournalReader.read(directory, feature: descriptor)
-            guard let replay = history.replay else { throw CoreLogicError(.corrupt, "\(directory): nothing to restore") }
+            let replay: JournalReplay
+            (history, replay) = try JournalReader.read(directory, feature: descriptor)
             // Effect ids: the last recorded input saw `maxNext`; the ids its step may have
             // started are skipped by the restoring system itself.
             (system, firstEffectID) = replay.finish(previousNextEffectID: history.maxNext)

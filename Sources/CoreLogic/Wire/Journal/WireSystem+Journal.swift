@@ -67,9 +67,6 @@ extension WireSystem {
         }
     }
 
-    /// The directory journaled into, if any.
-    var journalDirectory: String? { system.withExclusiveAccess { journal?.directory } }
-
     /// Snapshot of the current state (the caller holds the system exclusively).
     private func checkpoint(into journal: Journal) throws {
         var state: [UInt8] = []
