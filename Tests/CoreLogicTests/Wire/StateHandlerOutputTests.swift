@@ -46,10 +46,10 @@ final class StateHandlerOutputTests: XCTestCase {
         defer { system.close() }
         var handled: [String] = []
         system.setStateHandler { handled.append(String(cString: $0)) }
-        for _ in 0..<5 { _ = try send(system, #""add""#, batch: &String.scratch) }
+        var batch = ""
+        for _ in 0..<5 { _ = try send(system, #""add""#, batch: &batch) }
 
         Tally.Mark.encodes = 0
-        var batch = ""
         XCTAssertEqual(try send(system, #""add""#, batch: &batch), .ok)
         XCTAssertEqual(Tally.Mark.encodes, 6, "six marks, encoded once for the handler and the batch together")
         let expected = #"{"marks":[0,1,2,3,4,5]}"#
@@ -86,8 +86,4 @@ final class StateHandlerOutputTests: XCTestCase {
         XCTAssertEqual(batch, #"{"state":{"marks":[0,1]},"effects":[],"steps":2}"#)
         XCTAssertNoThrow(try JSONParser.parse(batch))
     }
-}
-
-private extension String {
-    nonisolated(unsafe) static var scratch = ""
 }

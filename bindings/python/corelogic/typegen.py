@@ -678,13 +678,13 @@ _SWIFT_KEYWORDS = {
 
 def _swift_name(name: str) -> str:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise TypegenError(f"'{name}' is not a Swift identifier: write this type's direct conformance by hand")
+        raise TypegenError(f"'{name}' is not a Swift identifier: this feature cannot have generated direct JSON; leave it out of DIRECT_FEATURES (it then runs through Codable)")
     return f"`{name}`" if name in _SWIFT_KEYWORDS else name
 
 
 def _swift_string(text: str) -> str:
     if any(c in text for c in '"\\') or any(ord(c) < 0x20 or ord(c) > 0x7E for c in text):
-        raise TypegenError(f"key '{text}' needs escaping: write this type's direct conformance by hand")
+        raise TypegenError(f"key '{text}' needs escaping: this feature cannot have generated direct JSON; leave it out of DIRECT_FEATURES (it then runs through Codable)")
     return '"' + text + '"'
 
 
