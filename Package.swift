@@ -1,41 +1,35 @@
 // swift-tools-version:6.0
 import PackageDescription
-import Foundation
 
-// CoreLogic: the engine, the JSON codec, the wire layer (AnySystem, journal) and the
-//            features: the Swift standard library, plus the C library's pthread mutex
-//            (Engine/Internal/RecursiveLock.swift) and POSIX file calls (Wire/Journal/).
-// CoreFFI:   the C ABI over CoreLogic, built as libcorelogic.so: exports only.
+// corelogic, the framework. It ships no features: an app's own package depends on it
+// and builds its own library (docs/adopting.md; Examples/Cookbook is built that way).
+//
+// CoreLogic:        the engine, the JSON codec, the wire layer (AnySystem, journal),
+//                   patches, schemas and traces: the Swift standard library, plus the C
+//                   library's pthread mutex and POSIX file calls. No package dependency.
+// CoreLogicFFI:     the C ABI of include/corelogic.h, serving the catalog the app's
+//                   library defines (`corelogic_app_catalog`); linked into the app's
+//                   dynamic library.
+// CoreLogicTesting: what app teams test with: the golden-file runner, JSONDirectCheck,
+//                   TestStore.
+//
+// No unsafe flags anywhere: a package that depends on corelogic by version could not
+// build it otherwise. The release flags (static Swift runtime, cross-module
+// optimization, the export map) go on the app's build command (docs/adopting.md).
 let package = Package(
     name: "corelogic",
     products: [
         .library(name: "CoreLogic", targets: ["CoreLogic"]),
-        .library(name: "corelogic", type: .dynamic, targets: ["CoreFFI"]),
+        .library(name: "CoreLogicFFI", targets: ["CoreFFI"]),
+        .library(name: "CoreLogicTesting", targets: ["CoreLogicTesting"]),
     ],
     targets: [
-        // Cross-module optimization: the engine's generic code (System<F>, its trackers)
-        // is made available to client modules, so an app that links CoreLogic gets
-        // System<MyFeature> specialized for its feature instead of generic code that
-        // looks up type metadata on every step (docs/performance.md).
-        .target(name: "CoreLogic", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
-        .target(name: "CoreFFI", dependencies: ["CoreLogic"]),
-        // Checkers only tests and the fuzzer use, kept out of the shipped library; built
-        // in debug only (it reads the codec's internals through `@testable import`).
-        .target(name: "CoreLogicTestSupport", dependencies: ["CoreLogic"], path: "Tests/CoreLogicTestSupport"),
-        .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic", "CoreLogicTestSupport"]),
-        // Codec benchmark: the only code that imports Foundation, as the reference to beat.
-        .executableTarget(name: "CodecBench", dependencies: ["CoreLogic"], path: "Benchmarks/CodecBench"),
-        // `make bench-instructions`: the in-process API under callgrind.
-        .executableTarget(name: "InstructionBench", dependencies: ["CoreLogic"], path: "Benchmarks/InstructionBench"),
+        .target(name: "CoreLogic"),
+        // The declaration of the app's catalog symbol, weak (a header and a module map).
+        .systemLibrary(name: "CoreFFIHook"),
+        .target(name: "CoreFFI", dependencies: ["CoreLogic", "CoreFFIHook"]),
+        .target(name: "CoreLogicTesting", dependencies: ["CoreLogic"]),
+        .testTarget(name: "CoreLogicTests", dependencies: ["CoreLogic", "CoreLogicTesting"]),
     ],
     swiftLanguageModes: [.v5]
 )
-
-// `make fuzz` adds the libFuzzer target; ordinary builds never see it (it has no main of
-// its own: libFuzzer provides one).
-if ProcessInfo.processInfo.environment["CORELOGIC_FUZZ"] == "1" {
-    package.targets.append(.executableTarget(
-        name: "InputFuzzer", dependencies: ["CoreLogic", "CoreFFI", "CoreLogicTestSupport"], path: "Fuzz/InputFuzzer",
-        swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])],
-        linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
-}

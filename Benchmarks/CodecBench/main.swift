@@ -1,6 +1,7 @@
 // Codec benchmark: our JSON codec against Foundation's JSONEncoder/JSONDecoder
 // on a search-like state. Prints medians over rounds of N iterations.
 import CoreLogic
+import Cookbook
 import Foundation
 
 struct Repo: Codable, Equatable { var id: Int; var name: String; var stars: Int }

@@ -2,6 +2,7 @@
 // times for callgrind. `InstructionBench PATH N` runs N events; run.py runs it with two
 // values of N and divides the difference in instructions by the difference in events.
 import CoreLogic
+import Cookbook
 
 /// Fails loudly: a path that went wrong would measure something else.
 func expectApplied<F>(_ outcome: System<F>.Outcome, _ what: String) {

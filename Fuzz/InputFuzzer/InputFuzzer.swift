@@ -1,6 +1,7 @@
 import CoreFFI
 import CoreLogic
-import CoreLogicTestSupport
+import CoreLogicTesting
+import Cookbook
 
 // libFuzzer entry point: every byte string a host could send goes through the parser,
 // and into every feature as an event (send and deliver) and as a first state. Any
@@ -10,7 +11,7 @@ import CoreLogicTestSupport
 // An input starting with "journal:" is a journal directory instead (JournalFuzz.swift):
 // its files are written out and restored through the C ABI.
 
-private let systems: [AnySystem] = FeatureCatalog.all.compactMap { try? $0.makeSystem() }
+private let systems: [AnySystem] = Cookbook.catalog.all.compactMap { try? $0.makeSystem() }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -28,7 +29,7 @@ public func fuzzInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? system.send(bytes, batch: { _ in })
         _ = try? system.deliver(1, bytes, batch: nil)
     }
-    for feature in FeatureCatalog.all {
+    for feature in Cookbook.catalog.all {
         if let system = try? feature.makeSystem(state: bytes) {
             var out: [UInt8] = []
             _ = try? system.writeState(into: &out)

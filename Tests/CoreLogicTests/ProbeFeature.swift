@@ -65,17 +65,5 @@ enum Command: Equatable, CustomStringConvertible {
 }
 
 extension System.Outcome {
-    var batch: System.Batch? {
-        if case .applied(let batch) = self { return batch }
-        return nil
-    }
-    var isStale: Bool {
-        if case .stale = self { return true }
-        return false
-    }
-    var isQueued: Bool {
-        if case .queued = self { return true }
-        return false
-    }
     var commands: [Command] { batch?.commands.map(Command.init) ?? [] }
 }

@@ -4,10 +4,11 @@
 #   - a block right after a line `<!-- fragment -->` is statements: wrapped in a main()
 #     with the usual headers, compiled and run;
 #   - any other block is top-level code (functions): compiled as its own unit.
-# Usage: check_doc_snippets.sh <guide.md> <include-dir> <library-dir>
+# Usage: check_doc_snippets.sh <guide.md> <include-dir> <library>  (an app's lib<name>.so)
 #   CC, CFLAGS as for the other C tests; CHECKED prefixes each run (e.g. valgrind).
 set -u
-doc=$1 include=$2 libdir=$3
+doc=$1 include=$2 library=$3
+libdir=$(dirname "$library") libname=$(basename "$library" .so); libname=${libname#lib}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2 -g -Wall -Wextra -Werror -std=c11}
 CHECKED=${CHECKED:-}
@@ -56,7 +57,7 @@ for source in "$work"/snippet-*.c; do
         fi
         continue
     fi
-    if ! $CC $CFLAGS -pthread "$unit" -o "$base.bin" -I"$include" -L"$libdir" -lcorelogic \
+    if ! $CC $CFLAGS -pthread "$unit" -o "$base.bin" -I"$include" -L"$libdir" -l"$libname" \
             -Wl,-rpath,"$libdir" -lpthread 2> "$base.err"; then
         echo "FAIL $doc:$line: snippet $n does not compile:"; cat "$base.err"
         failures=$((failures + 1))

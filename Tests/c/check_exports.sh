@@ -1,7 +1,7 @@
 #!/bin/sh
 # The corelogic_* symbols the library exports must be exactly the header's functions.
 lib=$1 header=$2
-exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep '^corelogic_' | sort -u)
+exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ {print $3}' | grep '^corelogic_' | sort -u)
 declared=$(grep -oE '\bcorelogic_[a-z0-9_]+\s*\(' "$header" | tr -d ' (' | sort -u)
 if [ "$exported" != "$declared" ]; then
     echo "exports differ from the header:"

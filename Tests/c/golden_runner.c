@@ -11,7 +11,7 @@
  * the mirror's revision, revision == base + steps), and "queries" must carry exactly
  * the watched queries whose value changed (checked against corelogic_system_query).
  *
- * Usage: golden_runner [golden-directory]   (default Tests/golden)
+ * Usage: golden_runner [golden-directory]   (default Examples/Cookbook/golden)
  * Ends with "golden-c: N passed, N failed" and "golden-c-patch: N passed, N failed";
  * exit status 1 on any failure. */
 #define _GNU_SOURCE
@@ -758,7 +758,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "golden_runner: header ABI %d, library ABI %d\n", CORELOGIC_ABI_VERSION, corelogic_abi_version());
         return 2;
     }
-    char *root = strdup(argc > 1 ? argv[1] : "Tests/golden");
+    char *root = strdup(argc > 1 ? argv[1] : "Examples/Cookbook/golden");
     if (root == NULL) return 2;
     while (strlen(root) > 1 && root[strlen(root) - 1] == '/') root[strlen(root) - 1] = '\0';
 

@@ -1,4 +1,4 @@
-/* The JSON Patch applier of the examples' JSON library (examples/c/json.c): RFC 6902's
+/* The JSON Patch applier of the examples' JSON library (Examples/c/json.c): RFC 6902's
  * add/remove/replace examples (appendix A), JSON Pointer escaping (RFC 6901), and the
  * rule that a patch that fails leaves the document exactly as it was.
  * Ends with "json-patch: N passed, N failed"; exit status 1 on any failure. */

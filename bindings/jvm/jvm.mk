@@ -17,13 +17,12 @@ JVM_TEST_CP  := $(JUNIT_JARS)/junit-jupiter-api.jar:$(JUNIT_JARS)/apiguardian-ap
 JVM_RUN_CP   := $(JVM_OUT)/classes:$(JVM_OUT)/test-classes:$(JUNIT_JARS)/junit-platform-console-standalone.jar:$(JVM_TEST_CP)
 JVM_RUN      := $(JAVA) -Dcorelogic.jni.library=$(CURDIR)/$(JVM_JNI)
 
-test: test-jvm
 
 # The glue links libcorelogic with a run path to the build tree, as the C tests do.
 $(JVM_JNI): bindings/jvm/src/main/c/corelogic_jni.c include/corelogic.h $(LIB)
 	@mkdir -p $(JVM_OUT)
 	$(CC) $(CFLAGS) -shared -fPIC -I$(JDK_HOME)/include -I$(JDK_HOME)/include/linux -Iinclude \
-	    $< -o $@ -L.build/release -lcorelogic -Wl,-rpath,$(CURDIR)/.build/release
+	    $< -o $@ -L$(LIB_DIR) -lcookbook -Wl,-rpath,$(CURDIR)/$(LIB_DIR)
 
 $(JVM_OUT)/classes.stamp: $(JVM_SOURCES)
 	@rm -rf $(JVM_OUT)/classes && mkdir -p $(JVM_OUT)/classes
@@ -37,14 +36,13 @@ $(JVM_OUT)/test-classes.stamp: $(JVM_TESTS) $(JVM_OUT)/classes.stamp
 
 jvm: lib $(JVM_JNI) $(JVM_OUT)/classes.stamp
 
-test-jvm: jvm $(JVM_OUT)/test-classes.stamp test-golden-jvm
+test-jvm: jvm $(JVM_OUT)/test-classes.stamp test-golden-jvm test-jvm-readme test-jvm-javadoc ## the JVM binding (JUnit 5), golden files, README, javadoc
 	$(JVM_RUN) -cp $(JVM_RUN_CP) dev.corelogic.RunTests
 
 test-golden-jvm: jvm $(JVM_OUT)/test-classes.stamp
-	$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/test-classes dev.corelogic.GoldenRunner Tests/golden
+	$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/test-classes dev.corelogic.GoldenRunner $(GOLDEN)
 
 # The README's five-minute example runs as written (java's single-file source launcher).
-test-jvm: test-jvm-readme
 .PHONY: test-jvm-readme
 test-jvm-readme: jvm
 	@mkdir -p $(JVM_OUT)/readme
@@ -53,7 +51,6 @@ test-jvm-readme: jvm
 
 # The API documentation builds without a doclint error (broken links, bad tags, HTML).
 JAVADOC ?= javadoc
-test-jvm: test-jvm-javadoc
 .PHONY: test-jvm-javadoc
 test-jvm-javadoc: $(JVM_OUT)/classes.stamp
 	$(JAVADOC) -quiet -Xdoclint:all,-missing -Werror -d $(JVM_OUT)/javadoc $(JVM_SOURCES)

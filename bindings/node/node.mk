@@ -9,7 +9,6 @@ NODE_INCLUDE ?= $(firstword $(wildcard /usr/include/node /usr/local/include/node
 NODE_OUT     := .build/node
 NODE_ADDON   := $(NODE_OUT)/corelogic.node
 
-test: test-node
 
 # The addon links libcorelogic with a run path to the build tree; Node-API symbols are
 # resolved from the node process when it loads the addon.
@@ -17,18 +16,17 @@ $(NODE_ADDON): bindings/node/src/corelogic_node.c include/corelogic.h $(LIB)
 	@test -n "$(NODE_INCLUDE)" || { echo "error: no Node.js headers (apt-get install libnode-dev)"; exit 1; }
 	@mkdir -p $(NODE_OUT)
 	$(CC) $(CFLAGS) -shared -fPIC -DNODE_GYP_MODULE_NAME=corelogic -I$(NODE_INCLUDE) -Iinclude \
-	    $< -o $@ -L.build/release -lcorelogic -Wl,-rpath,$(CURDIR)/.build/release
+	    $< -o $@ -L$(LIB_DIR) -lcookbook -Wl,-rpath,$(CURDIR)/$(LIB_DIR)
 
 node: lib $(NODE_ADDON)
 
-test-node: node test-golden-node
+test-node: node test-golden-node test-node-readme ## the Node.js binding, golden files, README
 	$(NODE) --test bindings/node/test/*.test.js
 
 test-golden-node: node
-	$(NODE) bindings/node/test/golden.js Tests/golden
+	$(NODE) bindings/node/test/golden.js $(GOLDEN)
 
 # The README's five-minute example runs as written, from the repository root.
-test-node: test-node-readme
 .PHONY: test-node-readme
 test-node-readme: node
 	awk '/^```js$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/node/README.md | $(NODE) -

@@ -52,6 +52,22 @@ public final class System<F: Feature> {
         /// Called from inside a handler while the system drains: the input is queued and
         /// runs before the outer call returns.
         case queued
+
+        /// The batch of an applied input; nil when stale or queued.
+        public var batch: Batch? {
+            if case .applied(let batch) = self { return batch }
+            return nil
+        }
+
+        public var isStale: Bool {
+            if case .stale = self { return true }
+            return false
+        }
+
+        public var isQueued: Bool {
+            if case .queued = self { return true }
+            return false
+        }
     }
 
     /// Called with each command as it is produced, on the draining thread.

@@ -37,7 +37,9 @@ public enum JSONCoding {
     }
 
     /// `encode(_:into:)` through `Codable` only, even for a `JSONDirectCodable` type.
-    static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
+    /// For checking a direct conformance against `Codable` (CoreLogicTesting's
+    /// `JSONDirectCheck`), not for hosts.
+    @_spi(Testing) public static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
         let enc = _StreamEncoder()
         do {
             try enc.encodeRoot(value)
@@ -88,7 +90,7 @@ public enum JSONCoding {
     }
 
     /// Decoding through `Codable` only (the tape decoder), even for a `JSONDirectCodable` type.
-    static func decodeWithCodable<T: Decodable>(_ type: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) throws -> T {
+    @_spi(Testing) public static func decodeWithCodable<T: Decodable>(_ type: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) throws -> T {
         var parser = _Parser(base: base, count: count, maxDepth: maxDepth)
         let tape = try parser.buildTape()
         parser.values.release(); parser.keys.release()
@@ -126,5 +128,17 @@ public enum JSONCoding {
             return JSONError.schema(JSONPath.render(codingPath: ctx.codingPath), ctx.debugDescription)
         }
         return JSONError.schema("$", String(describing: error))
+    }
+
+    /// The direct writer alone (``JSONDirectCodable``): appends `value`'s JSON to `out`;
+    /// false, with `out` unchanged, when `T` does not conform or its writer declined.
+    @_spi(Testing) public static func encodeDirect<T>(_ value: T, into out: inout [UInt8]) -> Bool {
+        _Direct.encode(value, into: &out)
+    }
+
+    /// The direct reader alone: nil when `T` does not conform or the input is not its
+    /// canonical shape (where `decode` falls back to `Codable`).
+    @_spi(Testing) public static func decodeDirect<T>(_ type: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) -> T? {
+        _Direct.decode(type, base: base, count: count, maxDepth: maxDepth)
     }
 }

@@ -152,11 +152,6 @@ final class SchemaDerivationTests: XCTestCase {
         }
     }
 
-    func testEveryBuiltInFeatureHasASchema() throws {
-        for feature in FeatureCatalog.all {
-            XCTAssertNoThrow(try feature.schema(), feature.name)
-        }
-    }
 }
 
 extension SchemaDerivationTests {

@@ -4,7 +4,7 @@
  * and FAIL lines follow the C runner (Tests/c/golden_runner.c): the hosts must agree on
  * every file.
  *
- *     node bindings/node/test/golden.js [golden-directory]     (default Tests/golden)
+ *     node bindings/node/test/golden.js [golden-directory]     (default Examples/Cookbook/golden)
  *
  * Ends with "golden-node: N passed, N failed"; exit status 1 on any failure.
  *
@@ -390,7 +390,7 @@ function checkComparisons(root) {
 }
 
 function main(argv) {
-  const root = (argv[0] || 'Tests/golden').replace(/\/+$/, '');
+  const root = (argv[0] || 'Examples/Cookbook/golden').replace(/\/+$/, '');
   const files = collect(root);
   if (files.length === 0) {
     console.error(`golden-node: no golden files under ${root}`);

@@ -10,9 +10,9 @@ The host performs every effect. A :class:`System` says which effects must be
 running (``start``/``cancel`` commands); :class:`AsyncRunner` and
 :class:`ThreadRunner` run them with Python handlers and feed their results back.
 
-The shared library is found, in order, through an explicit ``library=``
-argument, the ``CORELOGIC_LIBRARY`` environment variable, a copy inside this
-package, and the repository's ``.build/release/libcorelogic.so``.
+The library is an app's own, built on corelogic (docs/adopting.md): it is found,
+in order, through an explicit ``library=`` argument, the ``CORELOGIC_LIBRARY``
+environment variable, and a copy inside this package.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``python -m corelogic``: tools around traces (docs/inspector.md).
 
     python -m corelogic inspect TRACE_OR_JOURNAL -o report.html [--diagram /phase]
-    python -m corelogic record-golden TRACE --case NAME [--description TEXT] [--out Tests/golden]
+    python -m corelogic record-golden TRACE --case NAME [--description TEXT] [--out Examples/Cookbook/golden]
     python -m corelogic diagram TRACE [--of query:NAME | /member] [--format dot|mermaid]
 """
 
@@ -40,7 +40,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     golden.add_argument("trace", help="a trace file or journal directory")
     golden.add_argument("--case", required=True, help="the case name: the file is <out>/<feature>/<case>.json")
     golden.add_argument("--description", help="the rule the session proves (recommended)")
-    golden.add_argument("--out", default="Tests/golden", help="the golden directory (default: Tests/golden)")
+    golden.add_argument("--out", default="Examples/Cookbook/golden", help="the golden directory (default: Examples/Cookbook/golden)")
     golden.add_argument("--feature", help="refuse a trace of another feature")
     golden.add_argument("--force", action="store_true", help="overwrite an existing file")
 

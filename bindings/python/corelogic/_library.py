@@ -198,27 +198,16 @@ class Library:
 def candidates() -> List[str]:
     """Return the paths tried, in order, when no explicit path is given.
 
-    1. the ``CORELOGIC_LIBRARY`` environment variable;
-    2. a copy inside the installed package (``corelogic/libcorelogic.so``);
-    3. the repository's build output ``.build/release/libcorelogic.so``, in the
-       nearest directory above this package that has one.
+    1. the ``CORELOGIC_LIBRARY`` environment variable (an app's library, e.g.
+       ``libmyapp.so``, docs/adopting.md);
+    2. a copy inside the installed package (``corelogic/libcorelogic.so``), as a
+       wheel made for an app carries it.
     """
     found: List[str] = []
     env = os.environ.get(ENVIRONMENT_VARIABLE)
     if env:
         found.append(env)
-    here = Path(__file__).resolve().parent
-    found.append(str(here / LIBRARY_FILE))
-    repository_build = None
-    for directory in here.parents:
-        build = directory / ".build" / "release" / LIBRARY_FILE
-        if build.exists():
-            repository_build = build
-            break
-        if repository_build is None and (directory / "Package.swift").exists():
-            repository_build = build  # where `make` will put it
-    if repository_build is not None:
-        found.append(str(repository_build))
+    found.append(str(Path(__file__).resolve().parent / LIBRARY_FILE))
     return found
 
 
@@ -239,8 +228,8 @@ def find_library_path(path: Optional[PathLike] = None) -> str:
         if os.path.exists(candidate):
             return candidate
     raise LibraryError(
-        f"cannot find {LIBRARY_FILE}; tried: {', '.join(tried)}. Build it with "
-        f"`make` in the repository, or set {ENVIRONMENT_VARIABLE} to its path"
+        f"no library to load; tried: {', '.join(tried)}. Pass the path of an app's library "
+        f"(one built on corelogic, docs/adopting.md) or set {ENVIRONMENT_VARIABLE} to it"
     )
 
 
@@ -252,8 +241,7 @@ def load_library(path: Optional[PathLike] = None) -> Library:
     """Load ``libcorelogic`` (once per path) and return it.
 
     The library is searched, in order: ``path``; the ``CORELOGIC_LIBRARY``
-    environment variable; ``libcorelogic.so`` inside the installed package; the
-    repository's ``.build/release/libcorelogic.so``. Raises
+    environment variable; ``libcorelogic.so`` inside the installed package. Raises
     :class:`~corelogic.LibraryError` if it is not found, cannot be loaded, or
     has an ABI version other than :data:`ABI_VERSION`.
     """

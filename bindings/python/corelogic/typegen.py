@@ -795,11 +795,14 @@ class _Swift:
         schema = self.schema
         out = [f"// Direct JSON for feature '{schema.feature}' (see `JSONDirectCodable`, docs/performance.md).",
                f"// {_HEADER_NOTE} '{schema.feature}':",
-               "// do not edit; `make direct-update` regenerates it and `make test` checks it is current.",
-               "// `JSONDirectTests` and the golden files check that it reads and writes exactly what the",
-               "// synthesized `Codable` conformances do. Built without these (`-D CORELOGIC_NO_DIRECT_JSON`)",
-               "// the library still works, through `Codable`: how `make direct-update` derives the schema",
-               "// of a type whose change broke the conformance written for its old shape.",
+               "// do not edit; regenerate it after a change to the feature's types (docs/adopting.md).",
+               "// CoreLogicTesting's `JSONDirectCheck` and the golden files check that it reads and writes",
+               "// exactly what the synthesized `Codable` conformances do. Built without these",
+               "// (`-D CORELOGIC_NO_DIRECT_JSON`) the library still works, through `Codable`: how to derive",
+               "// the schema of a type whose change broke the conformance written for its old shape.",
+               "// It belongs in the feature's own module, beside the types it extends.",
+               "",
+               "import CoreLogic",
                "",
                "#if !CORELOGIC_NO_DIRECT_JSON"]
         for name in schema.type_defs:

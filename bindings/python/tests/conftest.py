@@ -14,7 +14,7 @@ import pytest
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = PACKAGE_ROOT.parents[1]
 sys.path.insert(0, str(PACKAGE_ROOT))
-sys.path.insert(0, str(REPOSITORY / "examples" / "python"))
+sys.path.insert(0, str(REPOSITORY / "Examples" / "python"))
 
 import corelogic  # noqa: E402
 

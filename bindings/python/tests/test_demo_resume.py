@@ -13,7 +13,7 @@ import pytest
 import corelogic
 from conftest import REPOSITORY
 
-DEMO = REPOSITORY / "examples" / "python" / "demo.py"
+DEMO = REPOSITORY / "Examples" / "python" / "demo.py"
 
 
 def start_demo(journal, library, latency):

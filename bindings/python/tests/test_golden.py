@@ -1,4 +1,4 @@
-"""Every golden file (Tests/golden, docs/golden-files.md) through the binding.
+"""Every golden file (Examples/Cookbook/golden, docs/golden-files.md) through the binding.
 
 The Swift engine in-process and the C runner run the same files: the three
 hosts must agree. A difference is reported as
@@ -28,7 +28,7 @@ from conftest import REPOSITORY
 import os
 
 # CORELOGIC_GOLDEN_DIR runs files kept elsewhere, as the Swift runner does.
-GOLDEN = Path(os.environ.get("CORELOGIC_GOLDEN_DIR") or REPOSITORY / "Tests" / "golden")
+GOLDEN = Path(os.environ.get("CORELOGIC_GOLDEN_DIR") or REPOSITORY / "Examples" / "Cookbook" / "golden")
 FILES = sorted(path for path in GOLDEN.glob("*/*.json"))
 
 # Filled as the files run; conftest prints the summary lines.
@@ -68,12 +68,12 @@ def difference(expected: Any, actual: Any, path: str = "$") -> Optional[str]:
     return f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}"
 
 
-COMPARISONS = json.loads((REPOSITORY / "Tests" / "golden" / "comparisons.json").read_text(encoding="utf-8"))["cases"]
+COMPARISONS = json.loads((REPOSITORY / "Examples" / "Cookbook" / "golden" / "comparisons.json").read_text(encoding="utf-8"))["cases"]
 
 
 @pytest.mark.parametrize("case", COMPARISONS, ids=[case["rule"] for case in COMPARISONS])
 def test_the_comparator_follows_the_shared_cases(case):
-    """Tests/golden/comparisons.json: the cases every host's comparator must agree on."""
+    """Examples/Cookbook/golden/comparisons.json: the cases every host's comparator must agree on."""
     found = difference(case["expected"], case["actual"])
     assert (found is None) == case["equal"], found
     if "path" in case:

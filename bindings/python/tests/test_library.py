@@ -56,12 +56,12 @@ def test_environment_variable_naming_a_missing_file_is_an_error(monkeypatch):
         corelogic.load_library()
 
 
-def test_package_copy_comes_before_the_repository_build(monkeypatch):
+def test_without_the_environment_variable_only_the_package_copy_is_tried(monkeypatch):
+    # The framework ships no features: there is no library of its own to fall back on.
     monkeypatch.delenv("CORELOGIC_LIBRARY", raising=False)
     places = _library.candidates()
     package_copy = os.path.join(os.path.dirname(corelogic.__file__), _library.LIBRARY_FILE)
-    repository_build = str(REPOSITORY / ".build" / "release" / _library.LIBRARY_FILE)
-    assert places == [package_copy, repository_build]
+    assert places == [package_copy]
 
 
 def test_loading_the_same_path_twice_gives_the_same_library(library):

@@ -24,7 +24,7 @@ import pytest
 import corelogic
 from conftest import REPOSITORY
 
-GOLDEN = REPOSITORY / "Tests" / "golden"
+GOLDEN = REPOSITORY / "Examples" / "Cookbook" / "golden"
 FILES = sorted(GOLDEN.glob("*/*.json"))
 
 _SCHEMAS: Dict[str, Dict[str, Any]] = {}

@@ -25,7 +25,7 @@ import corelogic
 from corelogic import typegen
 from conftest import PACKAGE_ROOT, REPOSITORY
 
-GOLDEN = REPOSITORY / "Tests" / "golden"
+GOLDEN = REPOSITORY / "Examples" / "Cookbook" / "golden"
 FILES = sorted(GOLDEN.glob("*/*.json"))
 
 
@@ -76,7 +76,7 @@ def test_generation_is_deterministic(library, features, generated):
 
 
 def test_committed_examples_are_up_to_date(tmp_path):
-    examples = REPOSITORY / "examples"
+    examples = REPOSITORY / "Examples"
     result = typegen_cli("playcatch", "--lang", "python,typescript", "--out", str(examples / "python" / "generated"),
                          "--check", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -86,7 +86,7 @@ def test_committed_examples_are_up_to_date(tmp_path):
 
 def test_committed_schemas_are_the_librarys(library, features):
     for feature in features:
-        committed = REPOSITORY / "Tests" / "schemas" / f"{feature}.schema.json"
+        committed = REPOSITORY / "Examples" / "Cookbook" / "schemas" / f"{feature}.schema.json"
         assert committed.exists(), f"{committed} is missing: make schemas-update"
         assert json.loads(committed.read_text(encoding="utf-8")) == library.feature_schema(feature), (
             f"{committed} differs from the library's schema: make schemas-update")

@@ -1,5 +1,6 @@
 /// The effect bookkeeping of one system: id allocation, the running set and the
 /// commands produced by the current step (cancels first, then starts: docs/contract.md §2).
+@usableFromInline
 struct EffectLedger {
     /// The next id to hand out. Ids start at 1, grow by one and are never reused.
     var nextID: UInt64

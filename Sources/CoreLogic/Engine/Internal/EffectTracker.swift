@@ -1,5 +1,6 @@
 /// Per-system state of one feedback: what it asked for last and which of those
 /// effects are still running. Subclasses implement the rules of each feedback kind.
+@usableFromInline
 class EffectTracker<State> {
     /// `update`, as compiled for this tracker's concrete request type: what the engine calls
     /// on every step. A call through the class (`tracker.update`) reaches the generic body,
@@ -13,11 +14,11 @@ class EffectTracker<State> {
     /// several retains and releases per copy (callgrind: about a sixth of a search event).
     /// The pointer is valid only during the call; queries are pure, so nothing can change
     /// the state meanwhile.
-    @exclusivity(unchecked) private(set) final var step: (UnsafePointer<State>?, inout EffectLedger) -> Void = { _, _ in }
+    @usableFromInline @exclusivity(unchecked) final var step: (UnsafePointer<State>?, inout EffectLedger) -> Void = { _, _ in }
 
     /// Makes `step` call `update` through code specialized for `Tracker`, the concrete
     /// class; inlined where the tracker is created, where its type is known.
-    @inline(__always) final func bind<Tracker: EffectTracker<State>>(_ tracker: Tracker) -> Tracker {
+    @inlinable final func bind<Tracker: EffectTracker<State>>(_ tracker: Tracker) -> Tracker {
         // unowned(unsafe): the tracker owns this closure and is its only caller, so the
         // tracker is alive whenever the closure runs (and no reference cycle is made).
         step = { [unowned(unsafe) tracker] state, ledger in tracker.update(state, &ledger) }
@@ -26,7 +27,7 @@ class EffectTracker<State> {
 
     /// Re-evaluates the query on `state` and records cancels and starts in `ledger`.
     /// A nil state means "no state to ask from": every running effect is cancelled.
-    func update(_ state: UnsafePointer<State>?, _ ledger: inout EffectLedger) {}
+    @usableFromInline func update(_ state: UnsafePointer<State>?, _ ledger: inout EffectLedger) {}
     /// The effect finished on its own (docs/contract.md §3 `complete`); it is no longer running,
     /// but its request stays current, so an equal request does not restart it.
     func completed(_ id: UInt64) {}
@@ -34,6 +35,7 @@ class EffectTracker<State> {
     func collectRunning(into out: inout [RunningEffect]) {}
 }
 
+@usableFromInline
 final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<State> {
     let feedback: String
     let query: (State) -> Request?
@@ -42,12 +44,13 @@ final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<Sta
     @exclusivity(unchecked) private var current: Request?
     @exclusivity(unchecked) private var runningID: UInt64?
 
+    @usableFromInline
     init(feedback: String, query: @escaping (State) -> Request?) {
         self.feedback = feedback
         self.query = query
     }
 
-    override func update(_ state: UnsafePointer<State>?, _ ledger: inout EffectLedger) {
+    @usableFromInline override func update(_ state: UnsafePointer<State>?, _ ledger: inout EffectLedger) {
         let next: Request? = if let state { ask(query, state) } else { nil }
         // The same effect if and only if the request's JSON is identical (JSONIdentity).
         if JSONIdentity.same(next, current) { return }
@@ -72,6 +75,7 @@ final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<Sta
     }
 }
 
+@usableFromInline
 final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<State> {
     let feedback: String
     let query: (State) -> [Request]
@@ -80,12 +84,13 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
     /// Ids of entries whose effect is still running (not completed).
     @exclusivity(unchecked) private var runningIDs: Set<UInt64> = []
 
+    @usableFromInline
     init(feedback: String, query: @escaping (State) -> [Request]) {
         self.feedback = feedback
         self.query = query
     }
 
-    override func update(_ state: UnsafePointer<State>?, _ ledger: inout EffectLedger) {
+    @usableFromInline override func update(_ state: UnsafePointer<State>?, _ ledger: inout EffectLedger) {
         let requests: [Request] = if let state { ask(query, state) } else { [] }
         // Requests are keyed by their JSON (JSONIdentity), not by `==`.
         if requests.count == entries.count
@@ -133,16 +138,18 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
 
 /// A child feature's feedback inside a parent: evaluated on the child's state,
 /// and on "no state" (cancel everything) while the parent holds no child state.
+@usableFromInline
 final class ScopedTracker<Parent, Child>: EffectTracker<Parent> {
     let child: EffectTracker<Child>
     let project: (Parent) -> Child?
 
+    @usableFromInline
     init(child: EffectTracker<Child>, project: @escaping (Parent) -> Child?) {
         self.child = child
         self.project = project
     }
 
-    override func update(_ state: UnsafePointer<Parent>?, _ ledger: inout EffectLedger) {
+    @usableFromInline override func update(_ state: UnsafePointer<Parent>?, _ ledger: inout EffectLedger) {
         guard let state, let childState = project(state.pointee) else {
             child.step(nil, &ledger)
             return

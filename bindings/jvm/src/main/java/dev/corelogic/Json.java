@@ -52,7 +52,7 @@ public final class Json {
     }
 
     /**
-     * Parses with the limits of the C examples' reader (examples/c/json.c), which the
+     * Parses with the limits of the C examples' reader (Examples/c/json.c), which the
      * golden runners share: nesting at most {@code maxDepth} containers deep and, when
      * {@code noNulKeys}, no member name containing U+0000.
      */

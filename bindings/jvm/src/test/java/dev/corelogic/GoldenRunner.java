@@ -20,14 +20,14 @@ import java.util.stream.Stream;
  * every file.
  *
  * <p>Usage: {@code java ... dev.corelogic.GoldenRunner [golden-directory]} (default
- * Tests/golden). Ends with {@code golden-jvm: N passed, N failed}; exit status 1 on any
+ * Examples/Cookbook/golden). Ends with {@code golden-jvm: N passed, N failed}; exit status 1 on any
  * failure.
  */
 public final class GoldenRunner {
     private GoldenRunner() {}
 
     public static void main(String[] args) throws IOException {
-        Path root = Path.of(args.length > 0 ? args[0] : "Tests/golden");
+        Path root = Path.of(args.length > 0 ? args[0] : "Examples/Cookbook/golden");
         List<Path> files = collect(root);
         if (files.isEmpty()) {
             java.lang.System.err.println("golden-jvm: no golden files under " + root);
@@ -58,7 +58,7 @@ public final class GoldenRunner {
     }
 
     /**
-     * The cases every host's comparator must agree on (Tests/golden/comparisons.json,
+     * The cases every host's comparator must agree on (Examples/Cookbook/golden/comparisons.json,
      * docs/golden-files.md); appends a FAIL line per case that disagrees and returns
      * {passed, failed}.
      */
