@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import corelogic
+from corelogic import _library
 from conftest import PACKAGE_ROOT, REPOSITORY
 
 HEADER = REPOSITORY / "include" / "corelogic.h"
@@ -69,7 +70,7 @@ def test_the_wheel_is_tagged_for_the_platform_not_a_python_version(installed):
 
 
 def test_the_installed_package_carries_the_library_and_uses_it(installed, library, tmp_path):
-    bundled = site_packages(installed) / "corelogic" / Path(library.path).name
+    bundled = site_packages(installed) / "corelogic" / _library.LIBRARY_FILE
     assert filecmp.cmp(bundled, library.path, shallow=False)
     program = (
         "import corelogic, importlib.metadata, json\n"

@@ -291,7 +291,7 @@ def test_generated_c_header_names_drive_the_library(generated, library, tmp_path
     """))
     build = Path(library.path).parent
     compiled = run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPOSITORY / 'include'}", f"-I{generated}",
-                    str(program), "-o", str(tmp_path / "names"), f"-L{build}", "-lcorelogic",
+                    str(program), "-o", str(tmp_path / "names"), f"-L{build}", "-l" + Path(library.path).stem[3:],
                     f"-Wl,-rpath,{build}"], tmp_path)
     assert compiled.returncode == 0, compiled.stderr
     result = run([str(tmp_path / "names")], tmp_path)
@@ -399,7 +399,7 @@ def test_swift_generator_refuses_a_member_swift_cannot_name():
 
 
 def test_committed_swift_conformances_are_the_librarys(library):
-    directory = REPOSITORY / "Sources" / "CoreLogic" / "Features" / "Generated"
+    directory = REPOSITORY / "Examples" / "Cookbook" / "Sources" / "Cookbook" / "Generated"
     committed = sorted(path.name for path in directory.glob("*+JSONDirect.swift"))
     assert committed, "no generated conformances committed"
     for name in committed:
