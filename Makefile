@@ -137,7 +137,7 @@ test-tinyfs: $(C_OUT)/tinyfs_test
 # app's library with its own pkg-config file (APP_LIB, APP_NAME: the cookbook by default).
 APP_LIB  ?= $(LIB)
 APP_NAME ?= cookbook
-VERSION   = $$(sed -n 's/#define CORELOGIC_VERSION_STRING "\(.*\)"/\1/p' include/corelogic.h)
+VERSION  := $(shell sed -n 's/#define CORELOGIC_VERSION_STRING "\(.*\)"/\1/p' include/corelogic.h)
 .PHONY: install examples
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/corelogic

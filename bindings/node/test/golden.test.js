@@ -63,7 +63,7 @@ test('edge cases get the same verdict as the other runners (Tests/hosts/golden-e
 });
 
 test('the comparator follows the shared cases (Examples/Cookbook/golden/comparisons.json)', () => {
-  const result = golden.checkComparisons(path.join(__dirname, '..', '..', '..', 'Tests', 'golden'));
+  const result = golden.checkComparisons(path.join(__dirname, '..', '..', '..', 'Examples', 'Cookbook', 'golden'));
   assert.deepEqual(result.lines, []);
   assert.ok(result.passed >= 10, `cases passed: ${result.passed}`);
 });

@@ -90,7 +90,7 @@ def record_golden(
     case: str,
     *,
     description: Optional[str] = None,
-    directory: str = os.path.join("Tests", "golden"),
+    directory: str = "golden",
     overwrite: bool = False,
     library: LibraryArgument = None,
 ) -> str:

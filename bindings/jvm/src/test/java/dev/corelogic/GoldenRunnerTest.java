@@ -32,7 +32,7 @@ class GoldenRunnerTest {
     @Test
     void theComparatorFollowsTheSharedCases() {
         List<String> failures = new java.util.ArrayList<>();
-        int[] counts = GoldenRunner.checkComparisons(Path.of("Tests", "golden", "comparisons.json"), failures);
+        int[] counts = GoldenRunner.checkComparisons(Path.of("Examples", "Cookbook", "golden", "comparisons.json"), failures);
         assertEquals(List.of(), failures);
         assertEquals(true, counts[0] >= 10, "cases passed: " + counts[0]);
     }
