@@ -32,6 +32,10 @@
  *    held to the same limits, checked before anything else: at most 16 MiB
  *    (16777216 bytes) and 128 levels of nesting; over either is CORELOGIC_ERR_JSON,
  *    even for a payload-less case or an effect that is no longer running.
+ *  - Paths (journal directories, trace files) are NUL-terminated bytes, handed to the
+ *    file system exactly as given, never decoded: they need not be UTF-8, and a name
+ *    is never replaced by a look-alike. Messages and reports, which are UTF-8, show a
+ *    byte of a path that is not part of valid UTF-8 as \xNN (e.g. "j\xff").
  *  - JSON identity: values that cross the boundary are compared as JSON, never with
  *    Unicode equivalence. Two requests are the same effect if and only if their JSON is
  *    identical byte for byte (after the library's compact encoding): "caf\u00e9" and
@@ -475,7 +479,8 @@ int corelogic_system_close_journal(corelogic_system system);
  *             position restored (inputs ever journaled); replayed: inputs replayed after
  *             the snapshot; firstEffectId: the first id of the restored system;
  *             tornTail: null, or the last record of the last segment when it was torn by
- *             a crash mid-write (or fails its checksum): left out, reported here.
+ *             a crash mid-write (or fails its checksum): left out, reported here
+ *             ("file" is its path, shown as the Conventions say).
  * out_batch:  may be NULL; else receives the creation batch {"state":...,"effects":
  *             [{"start":...},...],"steps":0}.
  *

@@ -8,12 +8,12 @@ import Darwin
 /// crash holds every line up to the last step. Closed when the last step that may write
 /// to it is gone (tracing stopped, another trace started, or the system freed).
 final class TraceFile {
-    let path: String
+    let path: FileSystemPath
     private let fd: Int32
 
-    init(path: String) throws {
+    init(path: FileSystemPath) throws {
         self.path = path
-        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let opened = FileSystem.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard opened >= 0 else { throw FileSystem.ioError("cannot open the trace", path) }
         fd = opened
     }
@@ -38,7 +38,14 @@ private func monotonicNanoseconds() -> UInt64 {
 extension TraceSink {
     /// A sink writing to the file at `path` (created or truncated), one write() per line.
     /// - Throws: `.io` naming the path when the file cannot be opened.
-    public static func file(_ path: String) throws -> TraceSink {
+    public static func file(_ path: FileSystemPath) throws -> TraceSink {
         try TraceFile(path: path).sink
+    }
+
+    /// As above, with the path spelled as text (its UTF-8 bytes).
+    /// - Throws: `.arg` when the path holds a NUL; `.io` as above.
+    public static func file(_ path: String) throws -> TraceSink {
+        guard let bytes = FileSystemPath(path) else { throw CoreLogicError(.arg, "the trace path holds a NUL byte") }
+        return try file(bytes)
     }
 }
