@@ -315,6 +315,52 @@ static void test_negative_zero_and_duplicate_keys(void) {
     corelogic_system_free(s);
 }
 
+/* ---- Integers: exactly the ones that fit ------------------------------------------- */
+
+/* An integer field takes a number whose value is an integer that fits, however it is
+ * written, and refuses every other number (ERR_SCHEMA), on both sides of the range:
+ * nothing is rounded into range. */
+static void test_integers_outside_the_range_are_refused(void) {
+    const char *refused[] = {
+        "-9223372036854775809", "-9223372036854776000", "-9223372036854776832", "-9223372036854776833",
+        "-9223372036854775809.0", "-9.223372036854775809e18", "-92233720368547758090e-1",
+        "9223372036854775808", "9223372036854775808.0", "9.223372036854775808e18", "18446744073709551616",
+        "1e19", "-1e19", "0.5", "-9223372036854775807.5",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char state[128];
+        snprintf(state, sizeof state, "{\"count\":%s}", refused[i]);
+        corelogic_system s = 0;
+        int rc = corelogic_system_new("counter", state, &s, NULL);
+        CHECK(rc == CORELOGIC_ERR_SCHEMA);
+        if (rc != CORELOGIC_ERR_SCHEMA) fprintf(stderr, "  %s: %s\n", state, corelogic_status_name(rc));
+        if (s) corelogic_system_free(s);
+    }
+    const char *accepted[][2] = {
+        {"-9223372036854775808", "-9223372036854775808"},
+        {"-9223372036854775808.0", "-9223372036854775808"},
+        {"-9.223372036854775808e18", "-9223372036854775808"},
+        {"9223372036854775807", "9223372036854775807"},
+        {"9223372036854775807.000", "9223372036854775807"},
+        {"9007199254740993.0", "9007199254740993"},
+        {"1e3", "1000"},
+        {"12.50e1", "125"},
+        {"-0.0", "0"},
+    };
+    for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++) {
+        char state[128], expected[128];
+        snprintf(state, sizeof state, "{\"count\":%s}", accepted[i][0]);
+        snprintf(expected, sizeof expected, "{\"count\":%s}", accepted[i][1]);
+        corelogic_system s = 0;
+        CHECK(corelogic_system_new("counter", state, &s, NULL) == CORELOGIC_OK);
+        char *json = state_json(s);
+        CHECK(strcmp(json, expected) == 0);
+        if (strcmp(json, expected) != 0) fprintf(stderr, "  %s read as %s\n", state, json);
+        free(json);
+        corelogic_system_free(s);
+    }
+}
+
 int main(void) {
     snprintf(root, sizeof root, "/tmp/corelogic-contract-XXXXXX");
     if (!mkdtemp(root)) { perror("mkdtemp"); return 1; }
@@ -327,6 +373,7 @@ int main(void) {
     test_directory_moved();
     test_requests_are_json_identical_or_different();
     test_negative_zero_and_duplicate_keys();
+    test_integers_outside_the_range_are_refused();
     const char *names[] = {"queued-pull", "queued-push", "outer-fails", "free-handler", "free-thread",
                            "replaced", "moved", "moved-away", "moved-copy"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));

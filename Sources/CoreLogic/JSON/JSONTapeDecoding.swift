@@ -190,10 +190,12 @@ final class _TapeDecoder: Decoder {
             if let r = I(exactly: e.bits) { return r }
             throw error(at: i, "\(e.bits) does not fit in \(I.self)")
         case .double:
-            let d = Double(bitPattern: e.bits)
-            if let r = I(exactly: d) { return r }
-            if JSONWriter.isIntegral(d) { throw error(at: i, "\(d) does not fit in \(I.self)") }
-            throw error(at: i, "expected an integer, found \(d)")
+            // Written with a fraction or an exponent, or beyond 64 bits: the digits decide,
+            // not the double they round to (which may be in range when they are not).
+            let exact = parser.tapeExactInteger(e)
+            if let r = exact.value(I.self) { return r }
+            if exact != .fraction { throw error(at: i, "\(parser.tapeNumberText(e)) does not fit in \(I.self)") }
+            throw error(at: i, "expected an integer, found \(Double(bitPattern: e.bits))")
         default:
             throw error(at: i, "expected an integer, found \(describe(i))")
         }
