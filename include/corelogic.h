@@ -521,8 +521,11 @@ int corelogic_system_restore(const char *feature, const char *directory, corelog
  * "ns" is the step's duration (reducer and feedbacks) in nanoseconds. Inputs queued
  * from handlers get their own lines when they run. Stale inputs and inputs refused with
  * an error (bad JSON, wrong shape, a journal write that failed) are written too, marked
- * by "status"; "raw" is the text the host passed. Each line reaches the kernel (one
- * write()) before the call returns, so a trace survives a crash of the process.
+ * by "status"; "raw" is the text the host passed. A queued input dropped because its
+ * journal record failed gets its line in its turn, with its "event" (the text it was
+ * sent as is gone by then), the error's "status" ("error:io") and "message". Each line
+ * reaches the kernel (one write()) before the call returns, so a trace survives a crash
+ * of the process.
  * Off by default; a system that is not traced pays one pointer test per step.
  * ---------------------------------------------------------------------------- */
 

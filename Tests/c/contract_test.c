@@ -315,6 +315,47 @@ static void test_negative_zero_and_duplicate_keys(void) {
     corelogic_system_free(s);
 }
 
+/* ---- A dropped queued input has its trace line ------------------------------------ */
+
+static const char *dropping_dir;
+static void remove_directory_then_queue(void *context, const char *state) {
+    (void)context;
+    (void)state;
+    if (!queue_once) return;
+    queue_once = 0;
+    remove_tree(dropping_dir); /* the queued input's record can no longer be written */
+    queued_status = corelogic_system_send(queuing, "\"increment\"", NULL);
+}
+
+/* The trace has a line for every input, refusals included: an input a handler queued
+ * that is dropped because its record fails gets an error line in its turn. */
+static void test_dropped_queued_input_is_traced(void) {
+    dropping_dir = path_in("dropped");
+    const char *trace = path_in("dropped.trace.jsonl");
+    CHECK(corelogic_system_new("counter", NULL, &queuing, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(queuing, dropping_dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
+    CHECK(corelogic_system_trace(queuing, trace) == CORELOGIC_OK);
+    CHECK(corelogic_system_on_state(queuing, remove_directory_then_queue, NULL) == CORELOGIC_OK);
+    queue_once = 1;
+    queued_status = -100;
+    char *batch = NULL;
+    CHECK(corelogic_system_send(queuing, "\"increment\"", &batch) == CORELOGIC_OK);
+    CHECK(queued_status == CORELOGIC_OK);
+    CHECK(contains(batch, "\"steps\":1,\"dropped\":[{\"input\":{\"send\":{\"increment\":{}}},\"status\":\"CORELOGIC_ERR_IO\""));
+    corelogic_free(batch);
+    CHECK(corelogic_system_free(queuing) == CORELOGIC_OK);
+    char *text = read_file(trace, NULL);
+    CHECK(text != NULL);
+    int lines = 0;
+    for (const char *p = text; p && *p; p++) lines += *p == '\n';
+    CHECK(lines == 3); /* the first line, the outer input, the dropped one */
+    const char *dropped = text ? strstr(text, "{\"seq\":2,") : NULL;
+    CHECK(contains(dropped, "{\"seq\":2,\"input\":\"send\",\"event\":{\"increment\":{}},\"status\":\"error:io\",\"message\":\"journal segment "));
+    if (text && !contains(dropped, "\"status\":\"error:io\"")) fprintf(stderr, "  trace:\n%s", text);
+    free(text);
+    unlink(trace);
+}
+
 /* ---- Integers: exactly the ones that fit ------------------------------------------- */
 
 /* An integer field takes a number whose value is an integer that fits, however it is
@@ -373,9 +414,10 @@ int main(void) {
     test_directory_moved();
     test_requests_are_json_identical_or_different();
     test_negative_zero_and_duplicate_keys();
+    test_dropped_queued_input_is_traced();
     test_integers_outside_the_range_are_refused();
     const char *names[] = {"queued-pull", "queued-push", "outer-fails", "free-handler", "free-thread",
-                           "replaced", "moved", "moved-away", "moved-copy"};
+                           "replaced", "moved", "moved-away", "moved-copy", "dropped"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
     return CHECK_SUMMARY("contract");
