@@ -152,6 +152,7 @@ int corelogic_features(char **out_json);
  *   "query.<name>"               the value corelogic_system_query returns for it
  *   "command", "batch"           a command, a batch (full or patch output mode)
  *   "runningEffect"              an element of corelogic_system_effects
+ *   "droppedInput"               an element of a batch's "dropped" (see send)
  *   "queries", "patchOperation", "stateChange", "stateAtRevision"   the other envelopes
  * The other members are the feature's structs and enums, named after the Swift type
  * ("Search.State"); recursive types refer to themselves with "$ref". The document is

@@ -333,6 +333,34 @@ def test_deliberate_difference_unknown_members(library):
     assert errors("search", "event", event, library)
 
 
+def test_a_batch_that_dropped_a_queued_input_validates(library, tmp_path):
+    # include/corelogic.h: an input a handler queued whose journal record cannot be
+    # written is dropped and listed in the outer call's batch under "dropped". Here the
+    # handler removes the journal's directory before it queues the input.
+    import shutil
+
+    directory = tmp_path / "journal"
+    with corelogic.System("counter", library=library) as system:
+        system.open_journal(directory)
+        queued: List[Any] = []
+
+        def remove_then_queue(state: Any) -> None:
+            if not queued:
+                shutil.rmtree(directory)
+                queued.append(system.send("increment"))
+
+        system.on_state(remove_then_queue)
+        batch = system.send("increment").to_dict()
+    [dropped] = batch["dropped"]
+    assert dropped["input"] == {"send": {"increment": {}}}
+    assert dropped["status"] == "CORELOGIC_ERR_IO"
+    assert_valid("counter", "batch", batch, library, "a full batch with dropped inputs")
+    patched = {"revision": 2, "base": 1, "patch": [], "effects": [], "steps": 1, "dropped": [dropped]}
+    assert_valid("counter", "batch", patched, library, "a patch batch with dropped inputs")
+    for wrong in ([], [dict(dropped, status="CORELOGIC_OK")], [dict(dropped, input={"send": {"nope": {}}})]):
+        assert errors("counter", "batch", dict(batch, dropped=wrong), library), wrong
+
+
 # -- patch output mode and watched queries (corelogic_system_set_output) ---------
 
 
