@@ -538,7 +538,8 @@ int corelogic_system_restore(const char *feature, const char *directory, corelog
  * closes its trace. May be called from inside a handler of the system: the trace then
  * starts with the next step.
  * Returns OK; ERR_ARG (path is empty); ERR_IO (the file cannot be created or its first
- * line written: the previous trace, if any, goes on); ERR_HANDLE. */
+ * line written; the message names the file and the system's reason; the previous
+ * trace, if any, goes on); ERR_HANDLE. */
 int corelogic_system_trace(corelogic_system system, const char *path);
 
 #ifdef __cplusplus

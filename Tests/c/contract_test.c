@@ -402,6 +402,24 @@ static void test_integers_outside_the_range_are_refused(void) {
     }
 }
 
+/* ---- Error messages keep what follows a NUL ---------------------------------------- */
+
+/* A name holding \u0000 is escaped in the message, so the message (a C string) goes on
+ * to the list of valid names. */
+static void test_names_with_nul_are_escaped_in_messages(void) {
+    corelogic_system s = 0;
+    CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "{\"in\\u0000crement\":{}}", NULL) == CORELOGIC_ERR_SCHEMA);
+    CHECK(contains(corelogic_last_error(), "in\\u0000crement"));
+    CHECK(contains(corelogic_last_error(), "valid cases: increment, decrement"));
+    CHECK(corelogic_system_send(s, "\"in\\u0000crement\"", NULL) == CORELOGIC_ERR_SCHEMA);
+    CHECK(contains(corelogic_last_error(), "valid cases: increment, decrement"));
+    CHECK(corelogic_system_watch_queries(s, "[\"is\\u0000Zero\"]", NULL) == CORELOGIC_ERR_NOT_FOUND);
+    CHECK(contains(corelogic_last_error(), "is\\u0000Zero"));
+    CHECK(contains(corelogic_last_error(), "queries: isZero"));
+    corelogic_system_free(s);
+}
+
 int main(void) {
     snprintf(root, sizeof root, "/tmp/corelogic-contract-XXXXXX");
     if (!mkdtemp(root)) { perror("mkdtemp"); return 1; }
@@ -416,6 +434,7 @@ int main(void) {
     test_negative_zero_and_duplicate_keys();
     test_dropped_queued_input_is_traced();
     test_integers_outside_the_range_are_refused();
+    test_names_with_nul_are_escaped_in_messages();
     const char *names[] = {"queued-pull", "queued-push", "outer-fails", "free-handler", "free-thread",
                            "replaced", "moved", "moved-away", "moved-copy", "dropped"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));

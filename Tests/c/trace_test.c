@@ -128,6 +128,17 @@ int main(void) {
     free(text);
     CHECK(access(lookalike, F_OK) != 0);
 
+    /* A first line that cannot be written: the message names the file and the reason. */
+    if (access("/dev/full", W_OK) == 0) {
+        CHECK(corelogic_system_trace(s, "/dev/full") == CORELOGIC_ERR_IO);
+        CHECK(strstr(corelogic_last_error(), "/dev/full") != NULL);
+        CHECK(strstr(corelogic_last_error(), "No space left on device") != NULL);
+        /* The trace that was going on goes on. */
+        CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+        text = read_file(odd);
+        CHECK(count_lines(text) == 3);
+        free(text);
+    }
     CHECK(corelogic_system_free(s) == CORELOGIC_OK);
 
     unlink(odd);

@@ -116,7 +116,7 @@ final class _TapeDecoder: Decoder {
         let s = string(i)
         if Key(stringValue: s) == nil {
             if let names = _caseNames(Key.self) {
-                throw error(at: i, "unknown case '\(s)'; valid cases: " + names.joined(separator: ", "))
+                throw error(at: i, "unknown case '\(_printableName(s))'; valid cases: " + names.joined(separator: ", "))
             }
             throw error(at: i, "expected an object, found \(describe(i))")
         }
@@ -259,11 +259,11 @@ func _enumDiagnosis(keys: [String], keyType: Any.Type?) -> String {
     let names = keyType.flatMap(_caseNamesOfAny)
     if keys.count == 1 {
         if let names = names {
-            return "unknown case '\(keys[0])'; valid cases: " + names.joined(separator: ", ")
+            return "unknown case '\(_printableName(keys[0]))'; valid cases: " + names.joined(separator: ", ")
         }
-        return "unknown case '\(keys[0])'"
+        return "unknown case '\(_printableName(keys[0]))'"
     }
-    let found = keys.isEmpty ? "found an empty object" : "found \(keys.count) keys: " + keys.joined(separator: ", ")
+    let found = keys.isEmpty ? "found an empty object" : "found \(keys.count) keys: " + keys.map(_printableName).joined(separator: ", ")
     if let names = names {
         return "expected exactly one of: " + names.joined(separator: ", ") + "; " + found
     }

@@ -10,6 +10,8 @@ import Darwin
 final class TraceFile {
     let path: FileSystemPath
     private let fd: Int32
+    /// Why the last line could not be written, naming the file.
+    private(set) var failure: String?
 
     init(path: FileSystemPath) throws {
         self.path = path
@@ -21,11 +23,21 @@ final class TraceFile {
     deinit { _ = close(fd) }
 
     func write(_ line: UnsafeRawBufferPointer) -> Bool {
-        (try? FileSystem.writeAll(fd, line, path: path)) != nil
+        do {
+            try FileSystem.writeAll(fd, line, path: path)
+            return true
+        } catch let error as CoreLogicError {
+            failure = error.message
+        } catch {
+            failure = "cannot write \(path): \(error)"
+        }
+        return false
     }
 
     var sink: TraceSink {
-        TraceSink(write: { [self] line in write(line) }, now: monotonicNanoseconds)
+        var sink = TraceSink(write: { [self] line in write(line) }, now: monotonicNanoseconds)
+        sink.failure = { [self] in failure }
+        return sink
     }
 }
 

@@ -6,6 +6,9 @@ public struct TraceSink {
     public var write: (UnsafeRawBufferPointer) -> Bool
     /// A monotonic clock in nanoseconds, read before and after each step.
     public var now: () -> UInt64
+    /// Why the last line `write` refused could not be kept (for a file: its path and the
+    /// system's reason), for the error of a trace whose first line failed; nil if unknown.
+    public var failure: () -> String? = { nil }
 
     public init(write: @escaping (UnsafeRawBufferPointer) -> Bool, now: @escaping () -> UInt64) {
         self.write = write
