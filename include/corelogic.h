@@ -86,9 +86,10 @@ extern "C" {
  * the event never reached the reducer. Not an error: late results are normal. */
 #define CORELOGIC_STALE 1
 /* Not valid JSON (including an object with the same key twice, which this library
- * rejects by design: RFC 8259 leaves its meaning open), invalid UTF-8, nested deeper
- * than 128 levels, or over 16 MiB. Also an event whose journal record would exceed
- * what a restore reads back. */
+ * rejects by design: RFC 8259 leaves its meaning open), invalid UTF-8, a string escape
+ * of half a surrogate pair alone ("\ud800"), a number beyond a double's range (1e400),
+ * nested deeper than 128 levels, or over 16 MiB. Also an event whose journal record
+ * would exceed what a restore reads back. */
 #define CORELOGIC_ERR_JSON (-1)
 /* Valid JSON that is not this feature's event or state. The message names the JSON
  * path ("$.queryChanged.text") and, for an unknown case, the valid cases. */
