@@ -32,6 +32,10 @@
  *    held to the same limits, checked before anything else: at most 16 MiB
  *    (16777216 bytes) and 128 levels of nesting; over either is CORELOGIC_ERR_JSON,
  *    even for a payload-less case or an effect that is no longer running.
+ *  - Paths (journal directories, trace files) are NUL-terminated bytes, handed to the
+ *    file system exactly as given, never decoded: they need not be UTF-8, and a name
+ *    is never replaced by a look-alike. Messages and reports, which are UTF-8, show a
+ *    byte of a path that is not part of valid UTF-8 as \xNN (e.g. "j\xff").
  *  - JSON identity: values that cross the boundary are compared as JSON, never with
  *    Unicode equivalence. Two requests are the same effect if and only if their JSON is
  *    identical byte for byte (after the library's compact encoding): "caf\u00e9" and
@@ -82,9 +86,10 @@ extern "C" {
  * the event never reached the reducer. Not an error: late results are normal. */
 #define CORELOGIC_STALE 1
 /* Not valid JSON (including an object with the same key twice, which this library
- * rejects by design: RFC 8259 leaves its meaning open), invalid UTF-8, nested deeper
- * than 128 levels, or over 16 MiB. Also an event whose journal record would exceed
- * what a restore reads back. */
+ * rejects by design: RFC 8259 leaves its meaning open), invalid UTF-8, a string escape
+ * of half a surrogate pair alone ("\ud800"), a number beyond a double's range (1e400),
+ * nested deeper than 128 levels, or over 16 MiB. Also an event whose journal record
+ * would exceed what a restore reads back. */
 #define CORELOGIC_ERR_JSON (-1)
 /* Valid JSON that is not this feature's event or state. The message names the JSON
  * path ("$.queryChanged.text") and, for an unknown case, the valid cases. */
@@ -148,6 +153,7 @@ int corelogic_features(char **out_json);
  *   "query.<name>"               the value corelogic_system_query returns for it
  *   "command", "batch"           a command, a batch (full or patch output mode)
  *   "runningEffect"              an element of corelogic_system_effects
+ *   "droppedInput"               an element of a batch's "dropped" (see send)
  *   "queries", "patchOperation", "stateChange", "stateAtRevision"   the other envelopes
  * The other members are the feature's structs and enums, named after the Swift type
  * ("Search.State"); recursive types refer to themselves with "$ref". The document is
@@ -475,7 +481,8 @@ int corelogic_system_close_journal(corelogic_system system);
  *             position restored (inputs ever journaled); replayed: inputs replayed after
  *             the snapshot; firstEffectId: the first id of the restored system;
  *             tornTail: null, or the last record of the last segment when it was torn by
- *             a crash mid-write (or fails its checksum): left out, reported here.
+ *             a crash mid-write (or fails its checksum): left out, reported here
+ *             ("file" is its path, shown as the Conventions say).
  * out_batch:  may be NULL; else receives the creation batch {"state":...,"effects":
  *             [{"start":...},...],"steps":0}.
  *
@@ -516,8 +523,11 @@ int corelogic_system_restore(const char *feature, const char *directory, corelog
  * "ns" is the step's duration (reducer and feedbacks) in nanoseconds. Inputs queued
  * from handlers get their own lines when they run. Stale inputs and inputs refused with
  * an error (bad JSON, wrong shape, a journal write that failed) are written too, marked
- * by "status"; "raw" is the text the host passed. Each line reaches the kernel (one
- * write()) before the call returns, so a trace survives a crash of the process.
+ * by "status"; "raw" is the text the host passed. A queued input dropped because its
+ * journal record failed gets its line in its turn, with its "event" (the text it was
+ * sent as is gone by then), the error's "status" ("error:io") and "message". Each line
+ * reaches the kernel (one write()) before the call returns, so a trace survives a crash
+ * of the process.
  * Off by default; a system that is not traced pays one pointer test per step.
  * ---------------------------------------------------------------------------- */
 
@@ -529,7 +539,8 @@ int corelogic_system_restore(const char *feature, const char *directory, corelog
  * closes its trace. May be called from inside a handler of the system: the trace then
  * starts with the next step.
  * Returns OK; ERR_ARG (path is empty); ERR_IO (the file cannot be created or its first
- * line written: the previous trace, if any, goes on); ERR_HANDLE. */
+ * line written; the message names the file and the system's reason; the previous
+ * trace, if any, goes on); ERR_HANDLE. */
 int corelogic_system_trace(corelogic_system system, const char *path);
 
 #ifdef __cplusplus

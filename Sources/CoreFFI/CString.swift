@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreLogic
 
 /// A malloc'd, NUL-terminated copy of `bytes`; the host frees it with `corelogic_free`.
 /// Nil only if malloc fails.
@@ -29,6 +30,15 @@ func immortalCString(_ text: String) -> UnsafePointer<CChar> {
 /// The bytes of a host's NUL-terminated string, borrowed for the duration of `body`.
 func withBorrowedBytes<T>(_ text: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
     try body(UnsafeRawBufferPointer(start: text, count: strlen(text)))
+}
+
+/// A host's path (journal directory, trace file) as its bytes, never decoded: a name
+/// that is not UTF-8 reaches the file system as it is (`FileSystemPath`).
+func borrowedPath(_ text: UnsafePointer<CChar>) throws -> FileSystemPath {
+    guard let path = withBorrowedBytes(text, { FileSystemPath(bytes: $0) }) else {
+        throw CoreLogicError(.arg, "the path holds a NUL byte") // never: strlen stops there
+    }
+    return path
 }
 
 /// Writes a fresh C string built by `write` to `out`.

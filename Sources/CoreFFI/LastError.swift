@@ -22,9 +22,16 @@ enum LastError {
         return UnsafePointer(pointer.assumingMemoryBound(to: CChar.self))
     }
 
+    /// Stores `message` as the thread's last error. A NUL inside it (a name from a host's
+    /// JSON, say) is written as `\u0000`: the message is read as a C string, which would
+    /// end there.
     static func set(_ message: String) {
         let old = pthread_getspecific(key)
-        var bytes = Array(message.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(message.utf8.count + 1)
+        for byte in message.utf8 {
+            if byte == 0 { bytes.append(contentsOf: #"\u0000"#.utf8) } else { bytes.append(byte) }
+        }
         bytes.append(0)
         let copy = bytes.withUnsafeBytes { raw -> UnsafeMutableRawPointer? in
             guard let memory = malloc(raw.count), let base = raw.baseAddress else { return nil }

@@ -17,7 +17,7 @@ public func corelogic_system_open_journal(_ system: UInt64, _ directory: UnsafeP
         guard let mode = Durability(rawValue: durability) else {
             throw argumentError("durability \(durability) is not CORELOGIC_DURABILITY_EVERY_INPUT (0) or CORELOGIC_DURABILITY_INTERVAL (1)")
         }
-        try box.system.openJournal(directory: String(cString: directory), durability: mode)
+        try box.system.openJournal(directory: try borrowedPath(directory), durability: mode)
         return .ok
     }
 }
@@ -59,7 +59,7 @@ public func corelogic_system_restore(
         guard let feature else { throw argumentError("feature is NULL") }
         guard let directory else { throw argumentError("directory is NULL") }
         let descriptor = try AppCatalog.named(String(cString: feature))
-        let restored = try AnySystem.restore(descriptor, directory: String(cString: directory))
+        let restored = try AnySystem.restore(descriptor, directory: try borrowedPath(directory))
         var report: UnsafeMutablePointer<CChar>?
         var batch: UnsafeMutablePointer<CChar>?
         // Out of memory here gives the directory back: the restored system never existed.

@@ -11,7 +11,7 @@ public func corelogic_system_trace(_ system: UInt64, _ path: UnsafePointer<CChar
             try box.system.setTrace(nil)
             return .ok
         }
-        let name = String(cString: path)
+        let name = try borrowedPath(path)
         guard !name.isEmpty else { throw argumentError("path is empty") }
         try box.system.setTrace(TraceSink.file(name))
         return .ok

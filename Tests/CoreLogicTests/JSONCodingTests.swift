@@ -178,6 +178,46 @@ final class JSONCodingTests: XCTestCase {
         XCTAssertEqual(try decodeBoth(Double.self, "3"), 3)
     }
 
+    /// A number written with a fraction or an exponent, or beyond 64 bits, is read from
+    /// its digits: the double it rounds to never brings it into range or changes it.
+    func testIntegersAreReadFromTheirDigitsExactly() throws {
+        func decode<I: FixedWidthInteger & Decodable>(_: I.Type, _ text: String) throws -> I {
+            try JSONCoding.decode(I.self, from: text)
+        }
+        func refused<I: FixedWidthInteger & Decodable>(_: I.Type, _ text: String, _ message: String,
+                                                      line: UInt = #line) {
+            XCTAssertThrowsError(try decode(I.self, text), line: line) { e in
+                XCTAssertEqual((e as? JSONError)?.kind, .schema, line: line)
+                XCTAssertEqual((e as? JSONError)?.message, message, line: line)
+            }
+        }
+        refused(Int64.self, "-9223372036854775809", "$: -9223372036854775809 does not fit in Int64")
+        refused(Int64.self, "-9223372036854776832", "$: -9223372036854776832 does not fit in Int64")
+        refused(Int64.self, "-9223372036854775809.0", "$: -9223372036854775809.0 does not fit in Int64")
+        refused(Int.self, "-9.223372036854775809e18", "$: -9.223372036854775809e18 does not fit in Int")
+        refused(Int.self, "9223372036854775808.0", "$: 9223372036854775808.0 does not fit in Int")
+        refused(Int.self, "-9223372036854775807.5", "$: expected an integer, found -9.223372036854776e+18")
+        refused(UInt64.self, "18446744073709551616", "$: 18446744073709551616 does not fit in UInt64")
+        refused(UInt64.self, "18446744073709551615.5", "$: expected an integer, found 1.8446744073709552e+19")
+        refused(UInt64.self, "1e20", "$: 1e20 does not fit in UInt64")
+        refused(UInt8.self, "2.56e2", "$: 2.56e2 does not fit in UInt8")
+        refused(Int8.self, "-1.29e2", "$: -1.29e2 does not fit in Int8")
+        refused(UInt.self, "-1e0", "$: -1e0 does not fit in UInt")
+        refused(Int.self, "1e-1", "$: expected an integer, found 0.1")
+        XCTAssertEqual(try decode(Int64.self, "-9223372036854775808.0"), Int64.min)
+        XCTAssertEqual(try decode(Int64.self, "-9.223372036854775808e18"), Int64.min)
+        XCTAssertEqual(try decode(Int64.self, "-92233720368547758080e-1"), Int64.min)
+        XCTAssertEqual(try decode(Int64.self, "9223372036854775807.000"), Int64.max)
+        XCTAssertEqual(try decode(UInt64.self, "18446744073709551615.0"), UInt64.max)
+        XCTAssertEqual(try decode(UInt64.self, "1.8446744073709551615E+19"), UInt64.max)
+        XCTAssertEqual(try decode(Int.self, "9007199254740993.0"), 9007199254740993)
+        XCTAssertEqual(try decode(Int8.self, "-1.28e2"), -128)
+        XCTAssertEqual(try decode(UInt.self, "-0.0e5"), 0)
+        XCTAssertEqual(try decode(Int.self, "0.00120e4"), 12)
+        XCTAssertEqual(try decode(Int.self, "1200e-2"), 12)
+        XCTAssertEqual(try decode(Int.self, "0e999999999"), 0)
+    }
+
     func testNonFiniteDoublesCannotBeEncoded() {
         XCTAssertThrowsError(try JSONCoding.encode(Scalars(d: .nan))) { e in
             XCTAssertEqual((e as? JSONError)?.kind, .schema)

@@ -56,7 +56,7 @@ final class MigrationTests: XCTestCase {
     }
 
     override func tearDown() {
-        for name in (try? FileSystem.list(directory)) ?? [] { unlink(directory + "/" + name) }
+        for name in (try? FileSystem.list(FileSystemPath(directory)!)) ?? [] { unlink(directory + "/" + name) }
         rmdir(directory)
     }
 
@@ -94,7 +94,7 @@ final class MigrationTests: XCTestCase {
         let report = String(decoding: restored.report, as: UTF8.self)
         XCTAssertTrue(report.contains(#""snapshot":true,"migratedFrom":1,"seq":2,"replayed":1"#), report)
         // The restore's checkpoint wrote the current version.
-        let snapshot = String(decoding: try FileSystem.readAll(directory + "/snapshot.json"), as: UTF8.self)
+        let snapshot = String(decoding: try FileSystem.readAll(FileSystemPath(directory + "/snapshot.json")!), as: UTF8.self)
         XCTAssertTrue(snapshot.contains(#""stateVersion":2,"#), snapshot)
     }
 

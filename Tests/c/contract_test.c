@@ -315,6 +315,111 @@ static void test_negative_zero_and_duplicate_keys(void) {
     corelogic_system_free(s);
 }
 
+/* ---- A dropped queued input has its trace line ------------------------------------ */
+
+static const char *dropping_dir;
+static void remove_directory_then_queue(void *context, const char *state) {
+    (void)context;
+    (void)state;
+    if (!queue_once) return;
+    queue_once = 0;
+    remove_tree(dropping_dir); /* the queued input's record can no longer be written */
+    queued_status = corelogic_system_send(queuing, "\"increment\"", NULL);
+}
+
+/* The trace has a line for every input, refusals included: an input a handler queued
+ * that is dropped because its record fails gets an error line in its turn. */
+static void test_dropped_queued_input_is_traced(void) {
+    dropping_dir = path_in("dropped");
+    const char *trace = path_in("dropped.trace.jsonl");
+    CHECK(corelogic_system_new("counter", NULL, &queuing, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(queuing, dropping_dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
+    CHECK(corelogic_system_trace(queuing, trace) == CORELOGIC_OK);
+    CHECK(corelogic_system_on_state(queuing, remove_directory_then_queue, NULL) == CORELOGIC_OK);
+    queue_once = 1;
+    queued_status = -100;
+    char *batch = NULL;
+    CHECK(corelogic_system_send(queuing, "\"increment\"", &batch) == CORELOGIC_OK);
+    CHECK(queued_status == CORELOGIC_OK);
+    CHECK(contains(batch, "\"steps\":1,\"dropped\":[{\"input\":{\"send\":{\"increment\":{}}},\"status\":\"CORELOGIC_ERR_IO\""));
+    corelogic_free(batch);
+    CHECK(corelogic_system_free(queuing) == CORELOGIC_OK);
+    char *text = read_file(trace, NULL);
+    CHECK(text != NULL);
+    int lines = 0;
+    for (const char *p = text; p && *p; p++) lines += *p == '\n';
+    CHECK(lines == 3); /* the first line, the outer input, the dropped one */
+    const char *dropped = text ? strstr(text, "{\"seq\":2,") : NULL;
+    CHECK(contains(dropped, "{\"seq\":2,\"input\":\"send\",\"event\":{\"increment\":{}},\"status\":\"error:io\",\"message\":\"journal segment "));
+    if (text && !contains(dropped, "\"status\":\"error:io\"")) fprintf(stderr, "  trace:\n%s", text);
+    free(text);
+    unlink(trace);
+}
+
+/* ---- Integers: exactly the ones that fit ------------------------------------------- */
+
+/* An integer field takes a number whose value is an integer that fits, however it is
+ * written, and refuses every other number (ERR_SCHEMA), on both sides of the range:
+ * nothing is rounded into range. */
+static void test_integers_outside_the_range_are_refused(void) {
+    const char *refused[] = {
+        "-9223372036854775809", "-9223372036854776000", "-9223372036854776832", "-9223372036854776833",
+        "-9223372036854775809.0", "-9.223372036854775809e18", "-92233720368547758090e-1",
+        "9223372036854775808", "9223372036854775808.0", "9.223372036854775808e18", "18446744073709551616",
+        "1e19", "-1e19", "0.5", "-9223372036854775807.5",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char state[128];
+        snprintf(state, sizeof state, "{\"count\":%s}", refused[i]);
+        corelogic_system s = 0;
+        int rc = corelogic_system_new("counter", state, &s, NULL);
+        CHECK(rc == CORELOGIC_ERR_SCHEMA);
+        if (rc != CORELOGIC_ERR_SCHEMA) fprintf(stderr, "  %s: %s\n", state, corelogic_status_name(rc));
+        if (s) corelogic_system_free(s);
+    }
+    const char *accepted[][2] = {
+        {"-9223372036854775808", "-9223372036854775808"},
+        {"-9223372036854775808.0", "-9223372036854775808"},
+        {"-9.223372036854775808e18", "-9223372036854775808"},
+        {"9223372036854775807", "9223372036854775807"},
+        {"9223372036854775807.000", "9223372036854775807"},
+        {"9007199254740993.0", "9007199254740993"},
+        {"1e3", "1000"},
+        {"12.50e1", "125"},
+        {"-0.0", "0"},
+    };
+    for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++) {
+        char state[128], expected[128];
+        snprintf(state, sizeof state, "{\"count\":%s}", accepted[i][0]);
+        snprintf(expected, sizeof expected, "{\"count\":%s}", accepted[i][1]);
+        corelogic_system s = 0;
+        CHECK(corelogic_system_new("counter", state, &s, NULL) == CORELOGIC_OK);
+        char *json = state_json(s);
+        CHECK(strcmp(json, expected) == 0);
+        if (strcmp(json, expected) != 0) fprintf(stderr, "  %s read as %s\n", state, json);
+        free(json);
+        corelogic_system_free(s);
+    }
+}
+
+/* ---- Error messages keep what follows a NUL ---------------------------------------- */
+
+/* A name holding \u0000 is escaped in the message, so the message (a C string) goes on
+ * to the list of valid names. */
+static void test_names_with_nul_are_escaped_in_messages(void) {
+    corelogic_system s = 0;
+    CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "{\"in\\u0000crement\":{}}", NULL) == CORELOGIC_ERR_SCHEMA);
+    CHECK(contains(corelogic_last_error(), "in\\u0000crement"));
+    CHECK(contains(corelogic_last_error(), "valid cases: increment, decrement"));
+    CHECK(corelogic_system_send(s, "\"in\\u0000crement\"", NULL) == CORELOGIC_ERR_SCHEMA);
+    CHECK(contains(corelogic_last_error(), "valid cases: increment, decrement"));
+    CHECK(corelogic_system_watch_queries(s, "[\"is\\u0000Zero\"]", NULL) == CORELOGIC_ERR_NOT_FOUND);
+    CHECK(contains(corelogic_last_error(), "is\\u0000Zero"));
+    CHECK(contains(corelogic_last_error(), "queries: isZero"));
+    corelogic_system_free(s);
+}
+
 int main(void) {
     snprintf(root, sizeof root, "/tmp/corelogic-contract-XXXXXX");
     if (!mkdtemp(root)) { perror("mkdtemp"); return 1; }
@@ -327,8 +432,11 @@ int main(void) {
     test_directory_moved();
     test_requests_are_json_identical_or_different();
     test_negative_zero_and_duplicate_keys();
+    test_dropped_queued_input_is_traced();
+    test_integers_outside_the_range_are_refused();
+    test_names_with_nul_are_escaped_in_messages();
     const char *names[] = {"queued-pull", "queued-push", "outer-fails", "free-handler", "free-thread",
-                           "replaced", "moved", "moved-away", "moved-copy"};
+                           "replaced", "moved", "moved-away", "moved-copy", "dropped"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) remove_tree(path_in(names[i]));
     rmdir(root);
     return CHECK_SUMMARY("contract");

@@ -450,12 +450,55 @@ static void test_threads(void) {
     corelogic_system_free(s);
 }
 
+/* Paths are bytes: a directory whose name is not UTF-8 is used as it is, never a
+ * look-alike. Restoring a neighbour that differs in one such byte and does not exist is
+ * ERR_IO (missing directory), not the state of the journal next to it. */
+static void test_paths_are_bytes(void) {
+    char *dir = strdup(path_in("bytes-j\xff"));
+    char *neighbour = strdup(path_in("bytes-j\xfe"));
+    char *replaced = strdup(path_in("bytes-j\xef\xbf\xbd")); /* \xff read as U+FFFD */
+    corelogic_system s = 0;
+    CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_free(s) == CORELOGIC_OK);
+    struct stat info;
+    CHECK(stat(dir, &info) == 0 && S_ISDIR(info.st_mode));
+    CHECK(stat(replaced, &info) != 0);
+    char snapshot[600];
+    snprintf(snapshot, sizeof snapshot, "%s/snapshot.json", dir);
+    CHECK(stat(snapshot, &info) == 0);
+
+    s = 0;
+    char *report = (char *)1;
+    CHECK(corelogic_system_restore("counter", neighbour, &s, &report, NULL) == CORELOGIC_ERR_IO);
+    CHECK(s == 0 && report == NULL);
+    /* The message shows the byte that is not UTF-8 as an escape. */
+    CHECK(contains(corelogic_last_error(), "bytes-j\\xfe"));
+    if (s) corelogic_system_free(s);
+    CHECK(stat(neighbour, &info) != 0);
+
+    s = restore_and_check("counter", dir, "{\"count\":2}", 0, NULL);
+    CHECK(corelogic_system_checkpoint(s) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    corelogic_system_free(s);
+    s = restore_and_check("counter", dir, "{\"count\":3}", 0, NULL);
+    corelogic_system_free(s);
+    CHECK(stat(replaced, &info) != 0);
+    remove_tree(dir);
+    free(dir);
+    free(neighbour);
+    free(replaced);
+}
+
 int main(void) {
     snprintf(root, sizeof root, "/tmp/corelogic-persist-XXXXXX");
     if (!mkdtemp(root)) { perror("mkdtemp"); return 1; }
     test_round_trip();
     test_checkpoint();
     test_arguments();
+    test_paths_are_bytes();
     test_empty_directory();
     test_torn_tail();
     test_corruption();

@@ -115,6 +115,33 @@ int main(void) {
     CHECK(strstr(line_of(text, 1, line, sizeof line), "\"patch\":[{\"op\":\"replace\",\"path\":\"/count\",\"value\":2}]") != NULL);
     free(text);
 
+    /* The path is used as the bytes it is: a name that is not UTF-8 is not replaced by
+     * a look-alike. */
+    char odd[256], lookalike[256];
+    snprintf(odd, sizeof odd, "%s/t\xff.jsonl", dir);
+    snprintf(lookalike, sizeof lookalike, "%s/t\xef\xbf\xbd.jsonl", dir);
+    CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_trace(s, odd) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+    text = read_file(odd);
+    CHECK(count_lines(text) == 2);
+    free(text);
+    CHECK(access(lookalike, F_OK) != 0);
+
+    /* A first line that cannot be written: the message names the file and the reason. */
+    if (access("/dev/full", W_OK) == 0) {
+        CHECK(corelogic_system_trace(s, "/dev/full") == CORELOGIC_ERR_IO);
+        CHECK(strstr(corelogic_last_error(), "/dev/full") != NULL);
+        CHECK(strstr(corelogic_last_error(), "No space left on device") != NULL);
+        /* The trace that was going on goes on. */
+        CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
+        text = read_file(odd);
+        CHECK(count_lines(text) == 3);
+        free(text);
+    }
+    CHECK(corelogic_system_free(s) == CORELOGIC_OK);
+
+    unlink(odd);
     unlink(path);
     unlink(other);
     rmdir(dir);

@@ -1,6 +1,6 @@
 """An executable model of the loop's effect rules, written from the contract alone.
 
-The model knows nothing of the library's code: it re-states the rules of SPEC §2-§4
+The model knows nothing of the library's code: it re-states the rules of docs/contract.md §2-§4
 and include/corelogic.h, and the reducers of a few features, in plain Python.
 test_loop_model.py drives the real library and this model with the same inputs and
 compares every answer.

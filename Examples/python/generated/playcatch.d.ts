@@ -51,7 +51,17 @@ export type PatchOperation =
   | { readonly op: "add" | "replace"; readonly path: string; readonly value: unknown }
   | { readonly op: "remove"; readonly path: string };
 
+/** An input a handler queued that was dropped: its journal record could not be written. */
+export interface DroppedInput {
+  readonly input:
+    | { readonly send: FeatureEvent }
+    | { readonly deliver: { readonly effect: number; readonly event: FeatureEvent } }
+    | { readonly complete: { readonly effect: number } };
+  readonly status: string;
+  readonly error: string;
+}
+
 /** What a call returns, in full or patch output mode. */
 export type Batch =
-  | { readonly state: FeatureState; readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number }
-  | { readonly revision: number; readonly base: number; readonly patch: Array<PatchOperation>; readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number };
+  | { readonly state: FeatureState; readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> }
+  | { readonly revision: number; readonly base: number; readonly patch: Array<PatchOperation>; readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> };

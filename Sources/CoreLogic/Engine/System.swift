@@ -101,15 +101,21 @@ public final class System<F: Feature> {
         public var didStep: (Input, F.State, ArraySlice<EffectCommand>) -> Void
         /// An input dropped as stale (the call's own, or one queued from a handler).
         public var dropped: (Input) -> Void
+        /// An input queued from a handler that ``willApply`` rejected when its turn came
+        /// (see ``Batch/dropped``), with the error: it never reached the reducer. (The
+        /// call's own input, when rejected, is thrown to the caller instead.)
+        public var rejected: (Input, Error) -> Void
 
         public init(
             willStep: @escaping (Input) -> Void,
             didStep: @escaping (Input, F.State, ArraySlice<EffectCommand>) -> Void,
-            dropped: @escaping (Input) -> Void
+            dropped: @escaping (Input) -> Void,
+            rejected: @escaping (Input, Error) -> Void = { _, _ in }
         ) {
             self.willStep = willStep
             self.didStep = didStep
             self.dropped = dropped
+            self.rejected = rejected
         }
     }
 
@@ -327,6 +333,7 @@ public final class System<F: Feature> {
             do {
                 try _willApply?(next)
             } catch {
+                observer?.rejected(next, error)
                 callDropped.append(DroppedInput(input: next, error: error))
                 continue
             }

@@ -35,6 +35,23 @@ public struct JSONError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// A name taken from the input (a case, a key, a query name) as a message shows it: control
+/// characters escaped as JSON writes them (`\u0000`). A C host reads a message as a C
+/// string, which a raw NUL would cut short (the list of valid names after it lost).
+func _printableName(_ name: String) -> String {
+    guard name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return name }
+    var shown = ""
+    for scalar in name.unicodeScalars {
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+            let hex = String(scalar.value, radix: 16, uppercase: false)
+            shown += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+            shown.unicodeScalars.append(scalar)
+        }
+    }
+    return shown
+}
+
 /// One step of a JSON path.
 enum JSONPathComponent {
     case key(String)

@@ -142,6 +142,20 @@ extension _Parser {
     }
 
     /// The decoded string of a string entry.
+    /// The integer a number entry's text denotes, read from its digits, not from its
+    /// double: a number written with a fraction or an exponent, or an integer beyond 64
+    /// bits, is a double on the tape, and a double may be rounded (-9223372036854775809
+    /// reads as -2^63, 9007199254740993.0 as 9007199254740992). Only for numbers that are
+    /// not `.int` or `.uint`, so never on the way of an integer written as one.
+    func tapeExactInteger(_ e: _TapeEntry) -> _ExactInteger {
+        _ExactInteger(UnsafeBufferPointer(start: p + Int(e.start), count: Int(e.len)))
+    }
+
+    /// The text of a number entry, as written.
+    func tapeNumberText(_ e: _TapeEntry) -> String {
+        String(decoding: UnsafeBufferPointer(start: p + Int(e.start), count: Int(e.len)), as: UTF8.self)
+    }
+
     func tapeString(_ e: _TapeEntry) -> String {
         let start = Int(e.start), n = Int(e.len)
         if !e.slow { return String(decoding: UnsafeBufferPointer(start: p + start, count: n), as: UTF8.self) }
@@ -199,5 +213,102 @@ extension _Parser {
                 k = Int(tape[k + 1].next)
             }
         }
+    }
+}
+
+/// What a JSON number literal (already validated by the lexer) denotes as an integer,
+/// exactly: its digits scaled by its exponent, with no rounding.
+enum _ExactInteger: Equatable {
+    /// An integer: its sign and magnitude (`-0` is 0).
+    case integer(negative: Bool, magnitude: UInt64)
+    /// Not an integer (a fraction is left after the exponent).
+    case fraction
+    /// An integer whose magnitude is above `UInt64.max`.
+    case tooLarge
+
+    init(_ text: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        let negative = !text.isEmpty && text[0] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissaEnd = i
+        while mantissaEnd < text.count, text[mantissaEnd] | 0x20 != UInt8(ascii: "e") { mantissaEnd += 1 }
+        var exponent = 0
+        if mantissaEnd < text.count {
+            var j = mantissaEnd + 1
+            var exponentNegative = false
+            if j < text.count, text[j] == UInt8(ascii: "+") {
+                j += 1
+            } else if j < text.count, text[j] == UInt8(ascii: "-") {
+                exponentNegative = true
+                j += 1
+            }
+            // Past 10^8 the answer no longer depends on it (inputs are at most 16 MiB).
+            while j < text.count {
+                if exponent < 100_000_000 { exponent = exponent &* 10 &+ Int(text[j] &- 0x30) }
+                j += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        // Positions among the mantissa's digits (the point skipped): the first and last
+        // that are not 0, and how many follow the point.
+        var digits = 0, fractionDigits = 0, first = -1, last = -1
+        var afterPoint = false
+        for k in i..<mantissaEnd {
+            let b = text[k]
+            if b == UInt8(ascii: ".") { afterPoint = true; continue }
+            if afterPoint { fractionDigits += 1 }
+            if b != UInt8(ascii: "0") {
+                if first < 0 { first = digits }
+                last = digits
+            }
+            digits += 1
+        }
+        guard first >= 0 else {
+            self = .integer(negative: negative, magnitude: 0)
+            return
+        }
+        // The value is the digits first...last times 10^scale; the last one is not 0, so
+        // a negative scale leaves a fraction.
+        let scale = exponent - fractionDigits + (digits - 1 - last)
+        if scale < 0 {
+            self = .fraction
+            return
+        }
+        if last - first + 1 + scale > 20 {
+            self = .tooLarge
+            return
+        }
+        var magnitude: UInt64 = 0
+        var position = 0
+        for k in i..<mantissaEnd where text[k] != UInt8(ascii: ".") {
+            if position >= first && position <= last {
+                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(UInt64(text[k] &- 0x30))
+                if o1 || o2 {
+                    self = .tooLarge
+                    return
+                }
+                magnitude = sum
+            }
+            position += 1
+        }
+        for _ in 0..<scale {
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            if overflow {
+                self = .tooLarge
+                return
+            }
+            magnitude = times10
+        }
+        self = .integer(negative: negative, magnitude: magnitude)
+    }
+
+    /// The integer as an `I`, nil if it is not one or does not fit.
+    func value<I: FixedWidthInteger>(_: I.Type) -> I? {
+        guard case .integer(let negative, let magnitude) = self else { return nil }
+        if !negative || magnitude == 0 { return I(exactly: magnitude) }
+        // -magnitude, as -(magnitude - 1) - 1 so that Int64.min's magnitude fits.
+        guard I.isSigned, let below = Int64(exactly: magnitude - 1) else { return nil }
+        return I(exactly: -below - 1)
     }
 }

@@ -116,7 +116,7 @@ final class _TapeDecoder: Decoder {
         let s = string(i)
         if Key(stringValue: s) == nil {
             if let names = _caseNames(Key.self) {
-                throw error(at: i, "unknown case '\(s)'; valid cases: " + names.joined(separator: ", "))
+                throw error(at: i, "unknown case '\(_printableName(s))'; valid cases: " + names.joined(separator: ", "))
             }
             throw error(at: i, "expected an object, found \(describe(i))")
         }
@@ -190,10 +190,12 @@ final class _TapeDecoder: Decoder {
             if let r = I(exactly: e.bits) { return r }
             throw error(at: i, "\(e.bits) does not fit in \(I.self)")
         case .double:
-            let d = Double(bitPattern: e.bits)
-            if let r = I(exactly: d) { return r }
-            if JSONWriter.isIntegral(d) { throw error(at: i, "\(d) does not fit in \(I.self)") }
-            throw error(at: i, "expected an integer, found \(d)")
+            // Written with a fraction or an exponent, or beyond 64 bits: the digits decide,
+            // not the double they round to (which may be in range when they are not).
+            let exact = parser.tapeExactInteger(e)
+            if let r = exact.value(I.self) { return r }
+            if exact != .fraction { throw error(at: i, "\(parser.tapeNumberText(e)) does not fit in \(I.self)") }
+            throw error(at: i, "expected an integer, found \(Double(bitPattern: e.bits))")
         default:
             throw error(at: i, "expected an integer, found \(describe(i))")
         }
@@ -257,11 +259,11 @@ func _enumDiagnosis(keys: [String], keyType: Any.Type?) -> String {
     let names = keyType.flatMap(_caseNamesOfAny)
     if keys.count == 1 {
         if let names = names {
-            return "unknown case '\(keys[0])'; valid cases: " + names.joined(separator: ", ")
+            return "unknown case '\(_printableName(keys[0]))'; valid cases: " + names.joined(separator: ", ")
         }
-        return "unknown case '\(keys[0])'"
+        return "unknown case '\(_printableName(keys[0]))'"
     }
-    let found = keys.isEmpty ? "found an empty object" : "found \(keys.count) keys: " + keys.joined(separator: ", ")
+    let found = keys.isEmpty ? "found an empty object" : "found \(keys.count) keys: " + keys.map(_printableName).joined(separator: ", ")
     if let names = names {
         return "expected exactly one of: " + names.joined(separator: ", ") + "; " + found
     }

@@ -4,9 +4,9 @@
 /// - `state`, `event`: the feature's `State` and `Event`;
 /// - `request.<feedback>`: the request of each feedback's `start` commands;
 /// - `query.<name>`: the value of each state query;
-/// - `command`, `runningEffect`, `batch`, `queries`, `patchOperation`, `stateChange`,
-///   `stateAtRevision`: the envelopes the C ABI writes around them, in full and in
-///   patch output mode.
+/// - `command`, `runningEffect`, `batch`, `droppedInput`, `queries`, `patchOperation`,
+///   `stateChange`, `stateAtRevision`: the envelopes the C ABI writes around them, in
+///   full and in patch output mode.
 ///
 /// The other members of `$defs` are the feature's structs and enums, named after the
 /// Swift type (`Pharmacies.Phase`). The document is the same bytes on every run.
@@ -20,7 +20,7 @@ public enum FeatureSchema {
         let queries = F.queries
         var entries: [(String, JSONValue)] = []
         var reserved: Set<String> = ["state", "event", "effectId", "revision", "command", "runningEffect", "queries", "patchOperation",
-                                     "batch", "stateChange", "stateAtRevision"]
+                                     "batch", "droppedInput", "stateChange", "stateAtRevision"]
         for feedback in feedbacks { reserved.insert("request." + feedback.name) }
         for query in queries { reserved.insert("query." + query.name) }
         let deriver = SchemaDeriver(reservedNames: reserved)
@@ -96,11 +96,26 @@ public enum FeatureSchema {
         let effects = arrayOf(ref("command"))
         let patch = arrayOf(ref("patchOperation"))
         let steps = counter(0)
-        let full = object([("state", ref("state")), ("queries", ref("queries")), ("effects", effects), ("steps", steps)],
+        // Present only when an input a handler queued was dropped (its journal record
+        // failed): never empty.
+        let dropped: JSONValue = .object([("type", .string("array")), ("items", ref("droppedInput")), ("minItems", .int(1))])
+        let full = object([("state", ref("state")), ("queries", ref("queries")), ("effects", effects), ("steps", steps),
+                           ("dropped", dropped)],
                           required: ["state", "effects", "steps"])
         let patched = object([("revision", ref("revision")), ("base", ref("revision")), ("patch", patch),
-                              ("queries", ref("queries")), ("effects", effects), ("steps", steps)],
+                              ("queries", ref("queries")), ("effects", effects), ("steps", steps), ("dropped", dropped)],
                              required: ["revision", "base", "patch", "effects", "steps"])
+        // The dropped input in the journal's shape, with the status and message of its error.
+        let droppedInput = object([
+            ("input", .object([("oneOf", .array([
+                object([("send", ref("event"))], required: ["send"]),
+                object([("deliver", object([("effect", ref("effectId")), ("event", ref("event"))], required: ["effect", "event"]))],
+                       required: ["deliver"]),
+                object([("complete", object([("effect", ref("effectId"))], required: ["effect"]))], required: ["complete"]),
+            ]))])),
+            ("status", .object([("enum", .array(Status.allCases.filter { $0.rawValue < 0 }.map { .string($0.constantName) }))])),
+            ("error", type("string")),
+        ], required: ["input", "status", "error"])
         let pointer = type("string")
         let operation: JSONValue = .object([("oneOf", .array([
             object([("op", .object([("enum", .array([.string("add"), .string("replace")]))])), ("path", pointer), ("value", .object([]))],
@@ -116,6 +131,7 @@ public enum FeatureSchema {
             ("queries", object(queries, required: [])),
             ("patchOperation", operation),
             ("batch", .object([("oneOf", .array([full, patched]))])),
+            ("droppedInput", droppedInput),
             ("stateChange", .object([("anyOf", .array([
                 ref("state"),
                 object([("revision", ref("revision")), ("base", ref("revision")), ("patch", patch)],

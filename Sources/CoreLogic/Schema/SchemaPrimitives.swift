@@ -1,12 +1,25 @@
 /// The schema and sample values of the leaf types, and of `CaseIterable` raw-value enums.
 enum SchemaPrimitives {
-    /// The schema of a standard-library scalar, nil for any other type. Integers carry
+    /// The schema of a standard-library scalar, nil for any other type. Numbers carry
     /// their type's range: the decoder rejects a number that does not fit.
     static func node(for type: Any.Type) -> JSONValue? {
         switch type {
         case is Bool.Type: return .object([("type", .string("boolean"))])
         case is String.Type: return .object([("type", .string("string"))])
-        case is Double.Type, is Float.Type: return .object([("type", .string("number"))])
+        // A number past the largest finite Double is refused (CORELOGIC_ERR_JSON); one
+        // between it and where rounding reaches infinity reads as the largest, which is
+        // what a validator reading numbers as doubles sees too.
+        case is Double.Type:
+            return .object([("type", .string("number")),
+                            ("minimum", .double(-Double.greatestFiniteMagnitude)),
+                            ("maximum", .double(Double.greatestFiniteMagnitude))])
+        // A Float takes every number that rounds to a finite Float: below 2^128 - 2^103,
+        // half a step past the largest (which the library writes as 3.4028235e+38).
+        case is Float.Type:
+            let limit = 0x1p128 - 0x1p103
+            return .object([("type", .string("number")),
+                            ("exclusiveMinimum", .double(-limit)),
+                            ("exclusiveMaximum", .double(limit))])
         case is Int.Type: return integer(Int.self)
         case is Int8.Type: return integer(Int8.self)
         case is Int16.Type: return integer(Int16.self)

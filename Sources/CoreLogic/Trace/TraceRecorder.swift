@@ -6,6 +6,9 @@ public struct TraceSink {
     public var write: (UnsafeRawBufferPointer) -> Bool
     /// A monotonic clock in nanoseconds, read before and after each step.
     public var now: () -> UInt64
+    /// Why the last line `write` refused could not be kept (for a file: its path and the
+    /// system's reason), for the error of a trace whose first line failed; nil if unknown.
+    public var failure: () -> String? = { nil }
 
     public init(write: @escaping (UnsafeRawBufferPointer) -> Bool, now: @escaping () -> UInt64) {
         self.write = write
@@ -120,14 +123,21 @@ final class TraceRecorder<F: Feature> {
                 line.append(contentsOf: #","status":"stale"}"#.utf8)
                 line.append(UInt8(ascii: "\n"))
                 emit()
+            },
+            rejected: { [self] input, error in
+                // A queued input whose journal record failed: the event as the loop took
+                // it (the host's bytes are gone by now), then the error.
+                guard !stopped else { return }
+                captureEvent(input)
+                beginInput(input, event: stepEvent)
+                appendError(error)
+                finishLine()
             }
         )
     }
 
-    /// An input refused before it reached the loop (bad JSON, wrong shape, a journal that
-    /// could not write it): the bytes as sent, as a string, and the error.
-    func writeRejected(_ kind: InputKind, effect: UInt64?, raw: UnsafeRawBufferPointer?, error: Error) {
-        guard !stopped else { return }
+    /// `,"status":"error:<name>","message":"..."` for a refused input.
+    private func appendError(_ error: Error) {
         let status: Status
         let message: String
         if let error = error as? CoreLogicError {
@@ -137,6 +147,16 @@ final class TraceRecorder<F: Feature> {
             status = .arg
             message = "\(error)"
         }
+        line.append(contentsOf: #","status":"#.utf8)
+        JSONWriter.writeString(status.goldenName, into: &line)
+        line.append(contentsOf: #","message":"#.utf8)
+        JSONWriter.writeString(message, into: &line)
+    }
+
+    /// An input refused before it reached the loop (bad JSON, wrong shape, a journal that
+    /// could not write it): the bytes as sent, as a string, and the error.
+    func writeRejected(_ kind: InputKind, effect: UInt64?, raw: UnsafeRawBufferPointer?, error: Error) {
+        guard !stopped else { return }
         seq += 1
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: #"{"seq":"#.utf8)
@@ -151,10 +171,7 @@ final class TraceRecorder<F: Feature> {
             line.append(contentsOf: #","raw":"#.utf8)
             JSONWriter.writeString(String(decoding: raw, as: UTF8.self), into: &line)
         }
-        line.append(contentsOf: #","status":"#.utf8)
-        JSONWriter.writeString(status.goldenName, into: &line)
-        line.append(contentsOf: #","message":"#.utf8)
-        JSONWriter.writeString(message, into: &line)
+        appendError(error)
         finishLine()
     }
 

@@ -13,7 +13,8 @@ extension WireSystem {
             recorder.writeHeader(state: system.state, running: system.runningEffects, nextEffect: system.nextEffectID,
                                  revision: system.revision)
             if recorder.stopped {
-                throw CoreLogicError(.io, "\(F.name): the trace's first line could not be written")
+                let reason = sink.failure().map { ": " + $0 } ?? ""
+                throw CoreLogicError(.io, "\(F.name): the trace's first line could not be written" + reason)
             }
             tracer = recorder
             system.stepObserver = recorder.observer

@@ -47,7 +47,7 @@ public final class AnySystem {
         var setTrace: (TraceSink?) throws -> Void
         var nextEffectID: () -> UInt64
         var close: () -> Void
-        var openJournal: (String, Durability) throws -> Void
+        var openJournal: (FileSystemPath, Durability) throws -> Void
         var checkpoint: () throws -> Void
         var syncJournal: () throws -> Void
         var closeJournal: () -> Void
@@ -166,8 +166,15 @@ public final class AnySystem {
     /// left behind and the system journals nothing.
     /// - Throws: `.arg` if the system already journals or the directory already holds a
     ///   journal (restore it instead); `.io` naming the path and the system's reason.
-    public func openJournal(directory: String, durability: Durability) throws {
+    public func openJournal(directory: FileSystemPath, durability: Durability) throws {
         try calls.openJournal(directory, durability)
+    }
+
+    /// As above, with the directory spelled as text (its UTF-8 bytes).
+    /// - Throws: `.arg` also when the path holds a NUL.
+    public func openJournal(directory: String, durability: Durability) throws {
+        guard let path = FileSystemPath(directory) else { throw CoreLogicError(.arg, "the directory path holds a NUL byte") }
+        try calls.openJournal(path, durability)
     }
 
     /// Writes a snapshot and starts a fresh journal segment (docs/persistence.md).
@@ -189,10 +196,18 @@ public final class AnySystem {
     ///   batch, whose commands start the effects the restored state asks for.
     /// - Throws: `.io` (no such directory, locked by another journal), `.corrupt` naming the
     ///   file and line of damage.
-    public static func restore(_ descriptor: FeatureDescriptor, directory: String) throws
+    public static func restore(_ descriptor: FeatureDescriptor, directory: FileSystemPath) throws
         -> (system: AnySystem, report: [UInt8], batch: [UInt8]) {
         let restored = try Restore.run(descriptor, directory: directory)
         return (restored.system, restored.report, restored.batch)
+    }
+
+    /// As above, with the directory spelled as text (its UTF-8 bytes).
+    /// - Throws: `.arg` also when the path holds a NUL.
+    public static func restore(_ descriptor: FeatureDescriptor, directory: String) throws
+        -> (system: AnySystem, report: [UInt8], batch: [UInt8]) {
+        guard let path = FileSystemPath(directory) else { throw CoreLogicError(.arg, "the directory path holds a NUL byte") }
+        return try restore(descriptor, directory: path)
     }
 
     /// Takes over `journal` (restore): checkpoints the restored state into it and journals on.

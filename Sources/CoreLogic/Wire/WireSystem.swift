@@ -313,7 +313,7 @@ final class WireSystem<F: Feature> {
     private func query(named name: String) throws -> StateQuery<F.State> {
         guard let query = queries.first(where: { $0.name == name }) else {
             let valid = queries.map(\.name).joined(separator: ", ")
-            throw CoreLogicError(.notFound, "\(F.name) has no query '\(name)'; queries: \(valid.isEmpty ? "(none)" : valid)")
+            throw CoreLogicError(.notFound, "\(F.name) has no query '\(_printableName(name))'; queries: \(valid.isEmpty ? "(none)" : valid)")
         }
         return query
     }

@@ -18,6 +18,7 @@ final class SchemaDerivationTests: XCTestCase {
     struct Scalars: Codable {
         var count: Int
         var ratio: Double
+        var single: Float
         var small: UInt8
         var flag: Bool
         var name: String
@@ -29,10 +30,12 @@ final class SchemaDerivationTests: XCTestCase {
         XCTAssertEqual(text(node), ##"{"$ref":"#/$defs/SchemaDerivationTests.Scalars"}"##)
         let schema = try XCTUnwrap(defs["SchemaDerivationTests.Scalars"])
         XCTAssertEqual(text(schema["properties"]?["count"]), ##"{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}"##)
-        XCTAssertEqual(text(schema["properties"]?["ratio"]), ##"{"type":"number"}"##)
+        // Numbers carry their type's range too: the decoder refuses a number beyond it.
+        XCTAssertEqual(text(schema["properties"]?["ratio"]), ##"{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}"##)
+        XCTAssertEqual(text(schema["properties"]?["single"]), ##"{"type":"number","exclusiveMinimum":-3.4028235677973366e+38,"exclusiveMaximum":3.4028235677973366e+38}"##)
         XCTAssertEqual(text(schema["properties"]?["small"]), ##"{"type":"integer","minimum":0,"maximum":255}"##)
         XCTAssertEqual(text(schema["properties"]?["nickname"]), ##"{"anyOf":[{"type":"string"},{"type":"null"}]}"##)
-        XCTAssertEqual(text(schema["required"]), ##"["count","ratio","small","flag","name"]"##)
+        XCTAssertEqual(text(schema["required"]), ##"["count","ratio","single","small","flag","name"]"##)
         XCTAssertEqual(schema["additionalProperties"], .bool(false))
     }
 
@@ -48,7 +51,7 @@ final class SchemaDerivationTests: XCTestCase {
         let properties = try XCTUnwrap(defs["SchemaDerivationTests.Containers"]?["properties"])
         XCTAssertEqual(text(properties["tags"]), ##"{"type":"array","items":{"type":"string"}}"##)
         XCTAssertEqual(text(properties["scores"]), ##"{"type":"object","additionalProperties":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}"##)
-        XCTAssertEqual(text(properties["matrix"]), ##"{"type":"array","items":{"type":"array","items":{"type":"number"}}}"##)
+        XCTAssertEqual(text(properties["matrix"]), ##"{"type":"array","items":{"type":"array","items":{"type":"number","minimum":-1.7976931348623157e+308,"maximum":1.7976931348623157e+308}}}"##)
         XCTAssertEqual(text(properties["maybeList"]), ##"{"anyOf":[{"type":"array","items":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},{"type":"null"}]}"##)
     }
 
@@ -128,6 +131,13 @@ final class SchemaDerivationTests: XCTestCase {
         XCTAssertEqual(text(defs["request.first"]), ##"{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}"##)
         XCTAssertEqual(text(defs["query.noteCount"]), ##"{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}"##)
         XCTAssertEqual(text(defs["state"]), ##"{"$ref":"#/$defs/Probe.State"}"##)
+        // A batch may list the inputs a handler queued that were dropped.
+        guard case .array(let forms)? = defs["batch"]?["oneOf"] else { return XCTFail("batch is not a oneOf") }
+        XCTAssertEqual(forms.count, 2)
+        for form in forms {
+            XCTAssertEqual(text(form["properties"]?["dropped"]), ##"{"type":"array","items":{"$ref":"#/$defs/droppedInput"},"minItems":1}"##)
+        }
+        XCTAssertEqual(text(defs["droppedInput"]?["required"]), ##"["input","status","error"]"##)
     }
 
     enum EncodableOnly: Feature {

@@ -89,7 +89,8 @@ class Step:
         line: the line of the file it was read from.
         input: ``"send"``, ``"deliver"`` or ``"complete"``.
         status: ``"ok"``, ``"stale"``, or ``"error:<name>"`` (``"error:schema"``...).
-        event: the event (send and deliver), ``None`` for complete and refused inputs.
+        event: the event (send and deliver), ``None`` for complete and for inputs refused
+            before they were queued (a queued input dropped in its turn has its event).
         effect: the effect id (deliver and complete).
         raw: the text the host passed, for a refused input.
         message: the error message, for a refused input.

@@ -598,12 +598,23 @@ class _TypeScript:
         out.append('  | { readonly op: "add" | "replace"; readonly path: string; readonly value: unknown }')
         out.append('  | { readonly op: "remove"; readonly path: string };')
         out.append("")
+        out.append("/** An input a handler queued that was dropped: its journal record could not be written. */")
+        out.append("export interface DroppedInput {")
+        out.append("  readonly input:")
+        out.append("    | { readonly send: FeatureEvent }")
+        out.append("    | { readonly deliver: { readonly effect: number; readonly event: FeatureEvent } }")
+        out.append("    | { readonly complete: { readonly effect: number } };")
+        out.append("  readonly status: string;")
+        out.append("  readonly error: string;")
+        out.append("}")
+        out.append("")
         out.append("/** What a call returns, in full or patch output mode. */")
         out.append("export type Batch =")
         out.append("  | { readonly state: FeatureState; readonly queries?: Partial<QueryValues>; "
-                   "readonly effects: Array<Command>; readonly steps: number }")
+                   "readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> }")
         out.append("  | { readonly revision: number; readonly base: number; readonly patch: Array<PatchOperation>; "
-                   "readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number };")
+                   "readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number; "
+                   "readonly dropped?: Array<DroppedInput> };")
         return "\n".join(out) + "\n"
 
 

@@ -333,6 +333,60 @@ def test_deliberate_difference_unknown_members(library):
     assert errors("search", "event", event, library)
 
 
+def test_numbers_beyond_a_double_are_refused_by_both(library):
+    # docs/schemas.md: a number beyond a double's range is CORELOGIC_ERR_JSON; the
+    # schema says so with the largest finite double as every number's bound.
+    def event(seconds: Any) -> Dict[str, Any]:
+        return {"loadFailed": {"error": {"rateLimited": {"retryAfter": seconds}}}}
+
+    largest = 1.7976931348623157e308
+    for seconds in (largest, -largest):
+        assert _accepted("search", event(seconds), library) is None
+        assert not errors("search", "event", event(seconds), library)
+    for text in ("1e400", "-1e400"):
+        raw = json.dumps(event(0)).replace("0}", text + "}").encode()
+        assert _accepted("search", raw, library) == "CORELOGIC_ERR_JSON"
+        # Python reads such a number as an infinity: outside the schema too.
+        assert errors("search", "event", json.loads(raw), library)
+
+
+def test_deliberate_difference_lone_surrogates(library):
+    # docs/schemas.md: a string is a sequence of Unicode scalar values; JSON's escape of
+    # half a surrogate pair alone is CORELOGIC_ERR_JSON though JSON Schema allows it.
+    raw = b'{"queryChanged":{"text":"\\ud800"}}'
+    assert _accepted("search", raw, library) == "CORELOGIC_ERR_JSON"
+    assert not errors("search", "event", json.loads(raw), library)
+    assert _accepted("search", b'{"queryChanged":{"text":"\\ud83d\\ude00"}}', library) is None
+
+
+def test_a_batch_that_dropped_a_queued_input_validates(library, tmp_path):
+    # include/corelogic.h: an input a handler queued whose journal record cannot be
+    # written is dropped and listed in the outer call's batch under "dropped". Here the
+    # handler removes the journal's directory before it queues the input.
+    import shutil
+
+    directory = tmp_path / "journal"
+    with corelogic.System("counter", library=library) as system:
+        system.open_journal(directory)
+        queued: List[Any] = []
+
+        def remove_then_queue(state: Any) -> None:
+            if not queued:
+                shutil.rmtree(directory)
+                queued.append(system.send("increment"))
+
+        system.on_state(remove_then_queue)
+        batch = system.send("increment").to_dict()
+    [dropped] = batch["dropped"]
+    assert dropped["input"] == {"send": {"increment": {}}}
+    assert dropped["status"] == "CORELOGIC_ERR_IO"
+    assert_valid("counter", "batch", batch, library, "a full batch with dropped inputs")
+    patched = {"revision": 2, "base": 1, "patch": [], "effects": [], "steps": 1, "dropped": [dropped]}
+    assert_valid("counter", "batch", patched, library, "a patch batch with dropped inputs")
+    for wrong in ([], [dict(dropped, status="CORELOGIC_OK")], [dict(dropped, input={"send": {"nope": {}}})]):
+        assert errors("counter", "batch", dict(batch, dropped=wrong), library), wrong
+
+
 # -- patch output mode and watched queries (corelogic_system_set_output) ---------
 
 

@@ -16,7 +16,7 @@ final class Journal {
     /// In `interval` mode, an append fsyncs when the last fsync is older than this.
     static let syncInterval = 0.1
 
-    let directory: String
+    let directory: FileSystemPath
     let feature: String
     let stateVersion: Int
     let durability: Durability
@@ -29,7 +29,7 @@ final class Journal {
     /// journal does not hold.
     private var identity: FileSystem.Identity?
     private var segmentFD: Int32 = -1
-    private var segmentPath = ""
+    private var segmentPath = FileSystemPath(bytes: [])!
     private var segmentSize: off_t = 0
     private var lastSync = 0.0
     private var unsynced = false
@@ -39,9 +39,9 @@ final class Journal {
     private var line: [UInt8] = []
 
     /// Opens `directory/lock` and takes it; fails if another journal holds it.
-    static func lockDirectory(_ directory: String) throws -> Int32 {
+    static func lockDirectory(_ directory: FileSystemPath) throws -> Int32 {
         let path = FileSystem.join(directory, JournalFormat.lockName)
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = FileSystem.openFile(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if fd < 0 { throw FileSystem.ioError("cannot open", path) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
@@ -56,7 +56,7 @@ final class Journal {
 
     /// A journal over a locked directory whose history ends at `seq`. Call
     /// ``checkpoint(_:)`` before the first append: it writes the snapshot and segment.
-    init(directory: String, feature: String, stateVersion: Int, durability: Durability, lockFD: Int32, seq: UInt64) {
+    init(directory: FileSystemPath, feature: String, stateVersion: Int, durability: Durability, lockFD: Int32, seq: UInt64) {
         self.directory = directory
         self.feature = feature
         self.stateVersion = stateVersion
@@ -206,7 +206,7 @@ final class Journal {
         let fd: Int32
         do {
             try FileSystem.replaceAtomically(directory, name, header)
-            fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            fd = FileSystem.openFile(path, O_WRONLY | O_APPEND | O_CLOEXEC)
             if fd < 0 { throw FileSystem.ioError("cannot open", path) }
         } catch {
             failure = "checkpoint could not start a new segment: \(error)"

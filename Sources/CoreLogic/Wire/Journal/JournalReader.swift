@@ -12,7 +12,7 @@ struct History {
     /// The highest `next` effect id recorded anywhere.
     var maxNext: UInt64 = 1
     var durability: Durability = .everyInput
-    var tornTail: (path: String, offset: Int, bytes: Int)?
+    var tornTail: (path: FileSystemPath, offset: Int, bytes: Int)?
 }
 
 /// Reads a journal directory (docs/persistence.md) and replays it as it reads: each
@@ -23,7 +23,7 @@ struct History {
 enum JournalReader {
     /// The directory's history, and the snapshot's state with every record after it
     /// applied (no effects).
-    static func read(_ directory: String, feature descriptor: FeatureDescriptor) throws -> (history: History, replay: JournalReplay) {
+    static func read(_ directory: FileSystemPath, feature descriptor: FeatureDescriptor) throws -> (history: History, replay: JournalReplay) {
         var history = History()
         let names = try FileSystem.list(directory)
         let replay = names.contains(JournalFormat.snapshotName)
@@ -66,12 +66,12 @@ enum JournalReader {
         return count
     }
 
-    private static func corrupt(_ path: String, _ line: Int, _ reason: String) -> CoreLogicError {
+    private static func corrupt(_ path: FileSystemPath, _ line: Int, _ reason: String) -> CoreLogicError {
         CoreLogicError(.corrupt, "\(path) line \(line): \(reason)")
     }
 
     /// Reads the snapshot into `history` and starts the replay from its state.
-    private static func readSnapshot(_ path: String, _ descriptor: FeatureDescriptor, _ history: inout History) throws -> JournalReplay {
+    private static func readSnapshot(_ path: FileSystemPath, _ descriptor: FeatureDescriptor, _ history: inout History) throws -> JournalReplay {
         let bytes = try FileSystem.readAll(path)
         guard let end = bytes.firstIndex(of: UInt8(ascii: "\n")), end == bytes.count - 1 else {
             throw corrupt(path, 1, "a snapshot is exactly one line ending in a newline")
@@ -122,7 +122,7 @@ enum JournalReader {
         }
     }
 
-    private static func readSegment(_ path: String, first: UInt64, isLast: Bool, _ descriptor: FeatureDescriptor,
+    private static func readSegment(_ path: FileSystemPath, first: UInt64, isLast: Bool, _ descriptor: FeatureDescriptor,
                                     _ replay: JournalReplay, _ history: inout History) throws {
         let bytes = try FileSystem.readAll(path)
         var lines: [Range<Int>] = []

@@ -11,10 +11,11 @@ enum Restore {
         var batch: [UInt8]
     }
 
-    static func run(_ descriptor: FeatureDescriptor, directory: String) throws -> Result {
+    static func run(_ descriptor: FeatureDescriptor, directory: FileSystemPath) throws -> Result {
         guard !directory.isEmpty else { throw CoreLogicError(.arg, "directory is empty") }
         guard try FileSystem.isDirectory(directory) else {
-            let reason = String(cString: strerror(access(directory, F_OK) == 0 ? ENOTDIR : ENOENT))
+            let exists = directory.withCString { access($0, F_OK) } == 0
+            let reason = String(cString: strerror(exists ? ENOTDIR : ENOENT))
             throw CoreLogicError(.io, "no journal directory \(directory): \(reason)")
         }
         let lock = try Journal.lockDirectory(directory)
@@ -48,7 +49,8 @@ enum Restore {
     private static func report(_ history: History, firstEffectID: UInt64) -> [UInt8] {
         var torn = JSONValue.null
         if let tail = history.tornTail {
-            torn = .object([("file", .string(tail.path)), ("offset", .int(Int64(tail.offset))), ("bytes", .int(Int64(tail.bytes)))])
+            // A byte of the path that is not UTF-8 shows as \xNN: JSON text cannot hold it.
+            torn = .object([("file", .string(tail.path.description)), ("offset", .int(Int64(tail.offset))), ("bytes", .int(Int64(tail.bytes)))])
         }
         let value = JSONValue.object([
             ("snapshot", .bool(history.snapshotFound)),

@@ -3,7 +3,7 @@
 /// snapshot), checkpoints, and the input hook that journals each accepted input before
 /// the loop applies it. The C exports only check their arguments and call these.
 extension WireSystem {
-    func openJournal(directory path: String, durability: Durability) throws {
+    func openJournal(directory path: FileSystemPath, durability: Durability) throws {
         guard !path.isEmpty else { throw CoreLogicError(.arg, "directory is empty") }
         try system.withExclusiveAccess {
             if let journal {
