@@ -243,7 +243,7 @@ demo: lib
 .PHONY: new-app test-app
 new-app:
 	@test -n "$(DIR)" -a -n "$(NAME)" || { echo "usage: make new-app DIR=path NAME=name [CORELOGIC_URL=... CORELOGIC_VERSION=...]"; exit 2; }
-	$(PYTHON) Tests/app/starter.py --dir "$(DIR)" --name "$(NAME)" \
+	python3 Examples/Starter/new_app.py --dir "$(DIR)" --name "$(NAME)" \
 	    $(if $(CORELOGIC_URL),--url "$(CORELOGIC_URL)") $(if $(CORELOGIC_VERSION),--version "$(CORELOGIC_VERSION)")
 
 test-app: lib ## a new app package from the starter, on a versioned dependency

@@ -13,7 +13,7 @@ import Cookbook
 
 private let systems: [AnySystem] = Cookbook.catalog.all.compactMap { try? $0.makeSystem() }
 
-@_cdecl("LLVMFuzzerTestOneInput")
+@c(LLVMFuzzerTestOneInput)
 public func fuzzInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     if JournalFuzz.isJournalInput(bytes) {
@@ -47,7 +47,7 @@ private func runFuzzerDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
 ) -> Int32
 
-@_cdecl("InputFuzzer_main")
+@c(InputFuzzer_main)
 public func inputFuzzerMain(
     _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {

@@ -26,26 +26,26 @@ private let statusNames: [Int32: UnsafePointer<CChar>] = {
 }()
 private let unknownStatusName = immortalCString("CORELOGIC_UNKNOWN_STATUS")
 
-@_cdecl("corelogic_version")
+@c(corelogic_version)
 public func corelogic_version() -> UnsafePointer<CChar> { versionString }
 
-@_cdecl("corelogic_abi_version")
+@c(corelogic_abi_version)
 public func corelogic_abi_version() -> Int32 { abiVersion }
 
-@_cdecl("corelogic_status_name")
+@c(corelogic_status_name)
 public func corelogic_status_name(_ status: Int32) -> UnsafePointer<CChar> {
     statusNames[status] ?? unknownStatusName
 }
 
-@_cdecl("corelogic_last_error")
+@c(corelogic_last_error)
 public func corelogic_last_error() -> UnsafePointer<CChar> { LastError.current }
 
-@_cdecl("corelogic_free")
+@c(corelogic_free)
 public func corelogic_free(_ json: UnsafeMutablePointer<CChar>?) {
     free(json)
 }
 
-@_cdecl("corelogic_features")
+@c(corelogic_features)
 public func corelogic_features(_ out: OutString?) -> Int32 {
     abiCall("corelogic_features") {
         guard let out else { throw argumentError("out_json is NULL") }
@@ -56,7 +56,7 @@ public func corelogic_features(_ out: OutString?) -> Int32 {
     }
 }
 
-@_cdecl("corelogic_feature_schema")
+@c(corelogic_feature_schema)
 public func corelogic_feature_schema(_ feature: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
     abiCall("corelogic_feature_schema") {
         guard let out else { throw argumentError("out_json is NULL") }
@@ -68,7 +68,7 @@ public func corelogic_feature_schema(_ feature: UnsafePointer<CChar>?, _ out: Ou
     }
 }
 
-@_cdecl("corelogic_system_new")
+@c(corelogic_system_new)
 public func corelogic_system_new(
     _ feature: UnsafePointer<CChar>?, _ state: UnsafePointer<CChar>?,
     _ outSystem: UnsafeMutablePointer<UInt64>?, _ outBatch: OutString?
@@ -90,7 +90,7 @@ public func corelogic_system_new(
     }
 }
 
-@_cdecl("corelogic_system_free")
+@c(corelogic_system_free)
 public func corelogic_system_free(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_free") {
         let box = try HandleTable.shared.remove(system)
@@ -126,7 +126,7 @@ private func staleError(_ effect: UInt64) -> Status {
     return .stale
 }
 
-@_cdecl("corelogic_system_send")
+@c(corelogic_system_send)
 public func corelogic_system_send(_ system: UInt64, _ event: UnsafePointer<CChar>?, _ outBatch: OutString?) -> Int32 {
     abiCall("corelogic_system_send") {
         outBatch?.pointee = nil
@@ -139,7 +139,7 @@ public func corelogic_system_send(_ system: UInt64, _ event: UnsafePointer<CChar
     }
 }
 
-@_cdecl("corelogic_system_deliver")
+@c(corelogic_system_deliver)
 public func corelogic_system_deliver(
     _ system: UInt64, _ effect: UInt64, _ event: UnsafePointer<CChar>?, _ outBatch: OutString?
 ) -> Int32 {
@@ -155,7 +155,7 @@ public func corelogic_system_deliver(
     return status == Status.stale.rawValue ? staleError(effect).rawValue : status
 }
 
-@_cdecl("corelogic_system_complete")
+@c(corelogic_system_complete)
 public func corelogic_system_complete(_ system: UInt64, _ effect: UInt64, _ outBatch: OutString?) -> Int32 {
     let status = abiCall("corelogic_system_complete") {
         outBatch?.pointee = nil
@@ -166,7 +166,7 @@ public func corelogic_system_complete(_ system: UInt64, _ effect: UInt64, _ outB
     return status == Status.stale.rawValue ? staleError(effect).rawValue : status
 }
 
-@_cdecl("corelogic_system_state")
+@c(corelogic_system_state)
 public func corelogic_system_state(_ system: UInt64, _ out: OutString?) -> Int32 {
     abiCall("corelogic_system_state") {
         out?.pointee = nil
@@ -177,7 +177,7 @@ public func corelogic_system_state(_ system: UInt64, _ out: OutString?) -> Int32
     }
 }
 
-@_cdecl("corelogic_system_query")
+@c(corelogic_system_query)
 public func corelogic_system_query(_ system: UInt64, _ name: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
     abiCall("corelogic_system_query") {
         out?.pointee = nil
@@ -190,7 +190,7 @@ public func corelogic_system_query(_ system: UInt64, _ name: UnsafePointer<CChar
     }
 }
 
-@_cdecl("corelogic_system_effects")
+@c(corelogic_system_effects)
 public func corelogic_system_effects(_ system: UInt64, _ out: OutString?) -> Int32 {
     abiCall("corelogic_system_effects") {
         out?.pointee = nil
@@ -214,14 +214,14 @@ private func setHandler(
     }
 }
 
-@_cdecl("corelogic_system_on_command")
+@c(corelogic_system_on_command)
 public func corelogic_system_on_command(_ system: UInt64, _ handler: HandlerFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
     setHandler("corelogic_system_on_command", system, handler, context) { box, handler in
         box.system.setCommandHandler(handler)
     }
 }
 
-@_cdecl("corelogic_system_on_state")
+@c(corelogic_system_on_state)
 public func corelogic_system_on_state(_ system: UInt64, _ handler: HandlerFunction?, _ context: UnsafeMutableRawPointer?) -> Int32 {
     setHandler("corelogic_system_on_state", system, handler, context) { box, handler in
         box.system.setStateHandler(handler)

@@ -7,7 +7,7 @@ import CoreLogic
 
 // Incremental output (include/corelogic.h, "Output"): patch mode, resync, watched queries.
 
-@_cdecl("corelogic_system_set_output")
+@c(corelogic_system_set_output)
 public func corelogic_system_set_output(_ system: UInt64, _ mode: Int32, _ out: OutString?) -> Int32 {
     abiCall("corelogic_system_set_output") {
         out?.pointee = nil
@@ -22,7 +22,7 @@ public func corelogic_system_set_output(_ system: UInt64, _ mode: Int32, _ out: 
     }
 }
 
-@_cdecl("corelogic_system_resync")
+@c(corelogic_system_resync)
 public func corelogic_system_resync(_ system: UInt64, _ out: OutString?) -> Int32 {
     abiCall("corelogic_system_resync") {
         out?.pointee = nil
@@ -33,7 +33,7 @@ public func corelogic_system_resync(_ system: UInt64, _ out: OutString?) -> Int3
     }
 }
 
-@_cdecl("corelogic_system_watch_queries")
+@c(corelogic_system_watch_queries)
 public func corelogic_system_watch_queries(_ system: UInt64, _ namesJSON: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
     abiCall("corelogic_system_watch_queries") {
         out?.pointee = nil

@@ -9,7 +9,7 @@ import CoreLogic
 // docs/persistence.md): argument checks, then the wire layer's journal calls
 // (Sources/CoreLogic/Wire/Journal/), which own the directory policy and the formats.
 
-@_cdecl("corelogic_system_open_journal")
+@c(corelogic_system_open_journal)
 public func corelogic_system_open_journal(_ system: UInt64, _ directory: UnsafePointer<CChar>?, _ durability: Int32) -> Int32 {
     abiCall("corelogic_system_open_journal") {
         let box = try HandleTable.shared.lookup(system)
@@ -22,7 +22,7 @@ public func corelogic_system_open_journal(_ system: UInt64, _ directory: UnsafeP
     }
 }
 
-@_cdecl("corelogic_system_checkpoint")
+@c(corelogic_system_checkpoint)
 public func corelogic_system_checkpoint(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_checkpoint") {
         try HandleTable.shared.lookup(system).system.checkpoint()
@@ -30,7 +30,7 @@ public func corelogic_system_checkpoint(_ system: UInt64) -> Int32 {
     }
 }
 
-@_cdecl("corelogic_system_sync_journal")
+@c(corelogic_system_sync_journal)
 public func corelogic_system_sync_journal(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_sync_journal") {
         try HandleTable.shared.lookup(system).system.syncJournal()
@@ -38,7 +38,7 @@ public func corelogic_system_sync_journal(_ system: UInt64) -> Int32 {
     }
 }
 
-@_cdecl("corelogic_system_close_journal")
+@c(corelogic_system_close_journal)
 public func corelogic_system_close_journal(_ system: UInt64) -> Int32 {
     abiCall("corelogic_system_close_journal") {
         try HandleTable.shared.lookup(system).system.closeJournal()
@@ -46,7 +46,7 @@ public func corelogic_system_close_journal(_ system: UInt64) -> Int32 {
     }
 }
 
-@_cdecl("corelogic_system_restore")
+@c(corelogic_system_restore)
 public func corelogic_system_restore(
     _ feature: UnsafePointer<CChar>?, _ directory: UnsafePointer<CChar>?,
     _ outSystem: UnsafeMutablePointer<UInt64>?, _ outReport: OutString?, _ outBatch: OutString?

@@ -3,7 +3,7 @@ import CoreLogic
 // Traces (include/corelogic.h, "Traces"; the format is in docs/inspector.md). The wire
 // layer builds each line and owns the file (CoreLogic/Trace/).
 
-@_cdecl("corelogic_system_trace")
+@c(corelogic_system_trace)
 public func corelogic_system_trace(_ system: UInt64, _ path: UnsafePointer<CChar>?) -> Int32 {
     abiCall("corelogic_system_trace") {
         let box = try HandleTable.shared.lookup(system)
