@@ -50,7 +50,7 @@ public func corelogic_features(_ out: OutString?) -> Int32 {
     abiCall("corelogic_features") {
         guard let out else { throw argumentError("out_json is NULL") }
         out.pointee = nil
-        let features = try AppCatalog.all
+        let features = try ServedFeatures.all
         try store(out) { JSONWriter.write(.array(features.map(\.jsonValue)), into: &$0) }
         return .ok
     }
@@ -62,7 +62,7 @@ public func corelogic_feature_schema(_ feature: UnsafePointer<CChar>?, _ out: Ou
         guard let out else { throw argumentError("out_json is NULL") }
         out.pointee = nil
         guard let feature else { throw argumentError("feature is NULL") }
-        let schema = try AppCatalog.named(String(cString: feature)).schema()
+        let schema = try ServedFeatures.named(String(cString: feature)).schema()
         try store(out) { JSONWriter.write(schema, into: &$0) }
         return .ok
     }
@@ -78,7 +78,7 @@ public func corelogic_system_new(
         guard let outSystem else { throw argumentError("out_system is NULL") }
         outSystem.pointee = 0
         guard let feature else { throw argumentError("feature is NULL") }
-        let descriptor = try AppCatalog.named(String(cString: feature))
+        let descriptor = try ServedFeatures.named(String(cString: feature))
         let system = try state.map { text in
             try withBorrowedBytes(text) { try descriptor.makeSystem(state: $0) }
         } ?? descriptor.makeSystem()

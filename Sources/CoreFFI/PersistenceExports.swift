@@ -58,7 +58,7 @@ public func corelogic_system_restore(
         outSystem.pointee = 0
         guard let feature else { throw argumentError("feature is NULL") }
         guard let directory else { throw argumentError("directory is NULL") }
-        let descriptor = try AppCatalog.named(String(cString: feature))
+        let descriptor = try ServedFeatures.named(String(cString: feature))
         let restored = try AnySystem.restore(descriptor, directory: try borrowedPath(directory))
         var report: UnsafeMutablePointer<CChar>?
         var batch: UnsafeMutablePointer<CChar>?

@@ -39,7 +39,7 @@ public enum GoldenFiles {
     }
 
     /// Runs (or with `update`, rewrites) every golden file below `directory`.
-    public static func run(in directory: URL, catalog: FeatureCatalog, update: Bool = false) throws -> Report {
+    public static func run(in directory: URL, catalog: AppFeatures, update: Bool = false) throws -> Report {
         var report = Report()
         let prefix = directory.standardizedFileURL.path + "/"
         for file in files(in: directory) {
@@ -83,7 +83,7 @@ public enum GoldenFiles {
     /// ("golden-swift: N passed, M failed"). Honours `CORELOGIC_GOLDEN_UPDATE` and
     /// `CORELOGIC_GOLDEN_DIR` (above).
     public static func assertAllPass(
-        in directory: URL, catalog: FeatureCatalog, file: StaticString = #filePath, line: UInt = #line
+        in directory: URL, catalog: AppFeatures, file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let environment = ProcessInfo.processInfo.environment
         let directory = environment["CORELOGIC_GOLDEN_DIR"].map { URL(fileURLWithPath: $0) } ?? directory

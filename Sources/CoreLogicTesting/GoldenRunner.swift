@@ -17,7 +17,7 @@ public enum GoldenRunner {
     private struct Failure: Error { let message: String }
 
     /// Runs `file` (a parsed golden file) against the feature it names in `catalog`.
-    public static func run(_ file: JSONValue, catalog: FeatureCatalog) -> Outcome {
+    public static func run(_ file: JSONValue, catalog: AppFeatures) -> Outcome {
         var outcome = Outcome()
         do {
             outcome.updated = try run(file, catalog: catalog, failures: &outcome.failures)
@@ -31,7 +31,7 @@ public enum GoldenRunner {
         return outcome
     }
 
-    private static func run(_ file: JSONValue, catalog: FeatureCatalog, failures: inout [String]) throws -> JSONValue {
+    private static func run(_ file: JSONValue, catalog: AppFeatures, failures: inout [String]) throws -> JSONValue {
         guard case .object(var fields) = file else { throw Failure(message: "the file is not a JSON object") }
         guard case .string(let featureName)? = file["feature"] else { throw Failure(message: "missing \"feature\"") }
         guard case .array(let steps)? = file["steps"] else { throw Failure(message: "missing \"steps\" array") }

@@ -1,6 +1,6 @@
 /// A feature as hosts see it: its name, the names of its events, feedbacks and
 /// queries, and a factory of systems that speak JSON. The engine knows features only
-/// through descriptors; a ``FeatureCatalog`` lists those one library serves.
+/// through descriptors; a ``AppFeatures`` lists those one library serves.
 public struct FeatureDescriptor {
     public let name: String
     /// Event case names in declaration order (empty if the event type does not list them).

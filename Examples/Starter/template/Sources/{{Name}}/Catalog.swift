@@ -2,6 +2,6 @@ import CoreLogic
 
 /// The features this package serves, by name: the library's `corelogic_features`, and
 /// what the tests' golden files find. Add each new feature here.
-public let catalog = FeatureCatalog([
+public let catalog = AppFeatures([
     .feature({{Name}}.self),
 ])

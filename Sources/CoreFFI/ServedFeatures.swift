@@ -1,7 +1,7 @@
 import CoreLogic
 import CoreFFIHook
 
-extension FeatureCatalog {
+extension AppFeatures {
     /// The catalog as the C ABI receives it from the app's `corelogic_app_catalog`
     /// (docs/adopting.md). The exports ask for it once and keep it for the life of the
     /// process.
@@ -11,12 +11,12 @@ extension FeatureCatalog {
 }
 
 final class CatalogBox {
-    let catalog: FeatureCatalog
-    init(_ catalog: FeatureCatalog) { self.catalog = catalog }
+    let catalog: AppFeatures
+    init(_ catalog: AppFeatures) { self.catalog = catalog }
 }
 
 /// The features this library serves: the catalog its app defines, asked for once.
-enum AppCatalog {
+enum ServedFeatures {
     // Takes over the reference the app's function returned: the box stays reachable here.
     private static let current: CatalogBox? = corelogic_ffi_app_catalog().map {
         Unmanaged<CatalogBox>.fromOpaque($0).takeRetainedValue()
@@ -31,7 +31,7 @@ enum AppCatalog {
         try catalog().named(name)
     }
 
-    private static func catalog() throws -> FeatureCatalog {
+    private static func catalog() throws -> AppFeatures {
         guard let current else {
             throw CoreLogicError(.notFound, "this library defines no corelogic_app_catalog, so it serves no features; define it in the app's library target (docs/adopting.md)")
         }
