@@ -188,6 +188,34 @@ class App:
         if "golden-python: 2 passed, 0 failed" not in out or "golden-python-patch: 2 passed, 0 failed" not in out:
             raise AssertionError(out[-2000:])
 
+    def two_libraries(self) -> None:
+        """The app's library and the cookbook's, loaded in one process: each serves its
+        own features, and a system of each works."""
+        program = (
+            "import corelogic, sys\n"
+            "notes, cookbook = corelogic.load_library(sys.argv[1]), corelogic.load_library(sys.argv[2])\n"
+            "assert [f['name'] for f in notes.features()] == ['notes', 'tally'], notes.features()\n"
+            "assert 'notes' not in [f['name'] for f in cookbook.features()]\n"
+            "with corelogic.System('tally', library=notes) as a, corelogic.System('counter', library=cookbook) as b:\n"
+            "    assert a.send('tap').state == {'taps': 1}\n"
+            "    assert b.send('increment').state == {'count': 1}\n"
+            "try:\n"
+            "    corelogic.System('counter', library=notes)\n"
+            "except corelogic.NotFoundError as error:\n"
+            "    assert 'features: notes, tally' in str(error), error\n"
+            "else:\n"
+            "    raise AssertionError('the app library served a cookbook feature')\n"
+        )
+        cookbook = os.environ.get("CORELOGIC_LIBRARY") or str(REPOSITORY / ".build" / "cookbook" / "release" / "libcookbook.so")
+        self.run([self.python, "-c", program, str(self.library), cookbook], self.app, {"PYTHONPATH": str(self.corelogic_python)})
+
+    def swift_conformances(self) -> None:
+        """typegen --lang swift writes a file that compiles in the app's features module."""
+        out = self.app / "Sources" / "Notes" / "Generated"
+        out.mkdir()
+        self.run([self.python, "-m", "corelogic.typegen", "notes", "--lang", "swift", "--out", str(out)], self.app, self.host_env())
+        self.run(["swift", "build", "--target", "Notes"], self.app)
+
     def typed_python(self) -> None:
         env = self.host_env()
         (self.app / "generated").mkdir(exist_ok=True)
@@ -218,6 +246,8 @@ def main() -> int:
         app.check("the C golden runner replays the app's golden files", app.golden_c)
         app.check("the Python golden runner replays the app's golden files", app.golden_python)
         app.check("typed Python code for the app's features passes mypy --strict and runs", app.typed_python)
+        app.check("the app's library and the cookbook's in one process each serve their own features", app.two_libraries)
+        app.check("typegen --lang swift writes conformances that compile in the app's module", app.swift_conformances)
     finally:
         if args.keep:
             print(f"kept {work}")
