@@ -54,8 +54,8 @@ test-persistence: lib | $(C_OUT)
 	$(C_OUT)/crash_test $(CRASH_KILLS)
 	@sh Tests/c/check_exports.sh $(LIB) include/corelogic.h
 
-golden-update:
-	CORELOGIC_GOLDEN_UPDATE=1 $(SWIFT) test --filter GoldenFileTests 2>&1 | grep -E '^(updated|  was:|NOT UPDATED|golden)'
+golden-update: test-golden-c
+	$(GOLDEN_DRIVER) --host c --update $(GOLDEN_DIR) $(GOLDEN_LIB) -- $(C_OUT)/golden_adapter
 
 test-python: lib
 	$(PYTHON) -m pytest -q bindings/python/tests
@@ -112,11 +112,26 @@ CHECKED        := $(if $(VALGRIND),$(VALGRIND) $(VALGRIND_FLAGS))
 # The small JSON library the C examples use (copy it with them); the golden runner uses it too.
 EXAMPLE_JSON      := examples/c/json.c
 
+# The golden driver (docs/golden-files.md) runs the golden files through one host's
+# adapter, in full and in patch mode, and checks that every host names the passes-* and
+# fails-* files of GOLDEN_EDGE as such. Each adapter gets the library's path.
+GOLDEN_DRIVER := $(PYTHON) Tests/hosts/golden_driver.py
+GOLDEN_DIR    ?= Tests/golden
+GOLDEN_EDGE   := Tests/hosts/golden-edge
+GOLDEN_LIB    ?= $(CURDIR)/$(LIB)
+# golden_for HOST, ADAPTER COMMAND: the golden files, then the edge cases.
+golden_for = $(GOLDEN_DRIVER) --host $(1) --every-feature $(GOLDEN_DIR) $(GOLDEN_LIB) -- $(2) && \
+             $(GOLDEN_DRIVER) --host $(1) --edge $(GOLDEN_EDGE) $(GOLDEN_LIB) -- $(2)
+
 test-golden-c: lib | $(C_OUT)
-	$(CC) $(CFLAGS) -Iexamples/c Tests/c/json_patch_test.c $(EXAMPLE_JSON) -o $(C_OUT)/json_patch_test -lm
-	$(CHECKED) $(C_OUT)/json_patch_test
-	$(CC) $(CFLAGS) -pthread -Iexamples/c Tests/c/golden_runner.c $(EXAMPLE_JSON) -o $(C_OUT)/golden_runner $(C_LINK) -lm
-	$(CHECKED) $(C_OUT)/golden_runner Tests/golden
+	$(CC) $(CFLAGS) -Iinclude Tests/c/golden_adapter.c -o $(C_OUT)/golden_adapter -ldl
+	$(call golden_for,c,$(CHECKED) $(C_OUT)/golden_adapter)
+	CORELOGIC_LIBRARY=$(GOLDEN_LIB) $(PYTHON) -m pytest -q -p no:cacheprovider Tests/hosts/test_golden_driver.py
+
+.PHONY: test-golden-python
+test-python: test-golden-python
+test-golden-python: lib
+	$(call golden_for,python,$(PYTHON) bindings/python/tests/golden_adapter.py)
 
 # The examples are built the way a C user builds them: against an installed copy of
 # the library, with the flags pkg-config gives.
@@ -133,7 +148,10 @@ examples: lib
 	    $(CC) $(CFLAGS) -pthread -Iexamples/c examples/c/$$example.c $(EXAMPLE_JSON) -o $(EXAMPLES_OUT)/$$example $(EXAMPLE_FLAGS) -lm || exit 1; \
 	done
 
-test-examples: examples
+# The examples' JSON library: its patch applier.
+test-examples: examples | $(C_OUT)
+	$(CC) $(CFLAGS) -Iexamples/c Tests/c/json_patch_test.c $(EXAMPLE_JSON) -o $(C_OUT)/json_patch_test -lm
+	$(CHECKED) $(C_OUT)/json_patch_test
 	CHECKED="$(CHECKED)" OUT=$(EXAMPLES_OUT) sh examples/c/test_examples.sh
 
 # Every ```c block of the C guide compiles, and its programs run and check themselves.
@@ -320,7 +338,7 @@ test-asan:
 	    echo "$(SAN_CC) $(ASAN_FLAGS) Tests/c/$$test.c -o $(ASAN_DIR)/c/$$test"; \
 	    $(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) Tests/c/$$test.c -o $(ASAN_DIR)/c/$$test $(ASAN_LINK) || exit 1; \
 	done
-	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) -Iexamples/c Tests/c/golden_runner.c $(EXAMPLE_JSON) -o $(ASAN_DIR)/c/golden_runner $(ASAN_LINK) -lm
+	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) Tests/c/golden_adapter.c -o $(ASAN_DIR)/c/golden_adapter -ldl
 	@for example in $(EXAMPLES); do \
 	    echo "$(SAN_CC) $(ASAN_FLAGS) examples/c/$$example.c -o $(ASAN_DIR)/examples/$$example"; \
 	    $(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) -Iexamples/c examples/c/$$example.c $(EXAMPLE_JSON) -o $(ASAN_DIR)/examples/$$example $(ASAN_LINK) -lm || exit 1; \
@@ -329,7 +347,7 @@ test-asan:
 	$(ASAN_RUN) $(ASAN_DIR)/c/persistence_test
 	$(ASAN_RUN) $(ASAN_DIR)/c/crash_test $(ASAN_KILLS)
 	$(ASAN_RUN) $(ASAN_DIR)/c/stress_test $(STRESS_ROUNDS)
-	$(ASAN_RUN) $(ASAN_DIR)/c/golden_runner Tests/golden
+	$(ASAN_RUN) $(GOLDEN_DRIVER) --host c-asan $(GOLDEN_DIR) $(CURDIR)/$(ASAN_DIR)/debug/libcorelogic.so -- $(ASAN_DIR)/c/golden_adapter
 	$(ASAN_RUN) OUT=$(ASAN_DIR)/examples sh examples/c/test_examples.sh
 	$(ASAN_RUN) CC="$(SAN_CC)" CFLAGS="$(SAN_CFLAGS) $(ASAN_FLAGS)" \
 	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/$(ASAN_DIR)/debug
