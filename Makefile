@@ -119,9 +119,9 @@ GOLDEN_DRIVER := $(PYTHON) Tests/hosts/golden_driver.py
 GOLDEN_DIR    ?= Tests/golden
 GOLDEN_EDGE   := Tests/hosts/golden-edge
 GOLDEN_LIB    ?= $(CURDIR)/$(LIB)
-# golden_for HOST, ADAPTER COMMAND: the golden files, then the edge cases.
-golden_for = $(GOLDEN_DRIVER) --host $(1) --every-feature $(GOLDEN_DIR) $(GOLDEN_LIB) -- $(2) && \
-             $(GOLDEN_DRIVER) --host $(1) --edge $(GOLDEN_EDGE) $(GOLDEN_LIB) -- $(2)
+# golden_for HOST, ADAPTER COMMAND[, DRIVER OPTIONS]: the golden files, then the edge cases.
+golden_for = $(GOLDEN_DRIVER) --host $(1) $(3) --every-feature $(GOLDEN_DIR) $(GOLDEN_LIB) -- $(2) && \
+             $(GOLDEN_DRIVER) --host $(1) $(3) --edge $(GOLDEN_EDGE) $(GOLDEN_LIB) -- $(2)
 
 test-golden-c: lib | $(C_OUT)
 	$(CC) $(CFLAGS) -Iinclude Tests/c/golden_adapter.c -o $(C_OUT)/golden_adapter -ldl
@@ -395,4 +395,4 @@ bench-hosts: jvm node | $(C_OUT)
 	@echo "== Hosts: counter round trip through C, the JVM and Node.js =="
 	$(PYTHON) Benchmarks/hosts/compare.py $(C_OUT)/bench_counter \
 	    "$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/bench Counter" \
-	    "$(NODE) Benchmarks/hosts/counter.js"
+	    "$(NODE_RUN) Benchmarks/hosts/counter.js"

@@ -31,6 +31,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import jsonpatch
 
 MAX_DEPTH = 128
+# --inexact-integers: the host's JSON numbers are doubles (Node.js's JSON.parse), so an
+# integer beyond 2^53 it reads back equals the nearest double.
+INEXACT_INTEGERS = False
 ACTIONS = ("send", "sendRaw", "deliver", "complete", "query")
 # An error class name for each status, after lower-casing and dropping "Error"/"Exception".
 CLASS_OF_STATUS = {"json": "json", "schema": "schema", "not_found": "notfound", "handle": "handle",
@@ -128,7 +131,9 @@ def difference(expected: Any, actual: Any, path: str = "$") -> Optional[str]:
     numbers = (int, float)
     if (isinstance(expected, numbers) and isinstance(actual, numbers)
             and not isinstance(expected, bool) and not isinstance(actual, bool)):
-        return None if expected == actual else f"{path}: expected {compact(expected)}, got {compact(actual)}"
+        if expected == actual or (INEXACT_INTEGERS and abs(expected) > 2 ** 53 and float(expected) == float(actual)):
+            return None
+        return f"{path}: expected {compact(expected)}, got {compact(actual)}"
     if type(expected) is type(actual) and expected == actual:
         return None
     return f"{path}: expected {compact(expected)}, got {compact(actual)}"
@@ -424,6 +429,8 @@ def main() -> int:
     parser.add_argument("--mode", choices=("full", "patch", "both"), default="both")
     parser.add_argument("--update", action="store_true", default=os.environ.get("CORELOGIC_GOLDEN_UPDATE") == "1")
     parser.add_argument("--edge", action="store_true", help="passes-* must pass and fails-* must fail")
+    parser.add_argument("--inexact-integers", action="store_true",
+                        help="the host reads JSON numbers as doubles: integers beyond 2^53 compare as doubles")
     parser.add_argument("--every-feature", action="store_true", help="every feature of the library has files")
     parser.add_argument("directory", type=Path)
     parser.add_argument("library")
@@ -439,6 +446,8 @@ def main() -> int:
     if passed or failed:
         print(f"comparisons-{args.host}: {passed} passed, {failed} failed")
         status |= failed > 0
+    global INEXACT_INTEGERS  # after the comparator's own cases, which are exact
+    INEXACT_INTEGERS = args.inexact_integers
     if args.every_feature:
         missing = sorted(set(features) - {path.parent.name for path in files})
         if missing:
