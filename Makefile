@@ -127,6 +127,10 @@ test-golden-c: lib | $(C_OUT)
 	$(CC) $(CFLAGS) -Iinclude Tests/c/golden_adapter.c -o $(C_OUT)/golden_adapter -ldl
 	$(call golden_for,c,$(CHECKED) $(C_OUT)/golden_adapter)
 	CORELOGIC_LIBRARY=$(GOLDEN_LIB) $(PYTHON) -m pytest -q -p no:cacheprovider Tests/hosts/test_golden_driver.py
+	@# Two copies loaded by path with RTLD_LOCAL, as the JVM and Node.js glue load the library.
+	$(CC) $(CFLAGS) -D_GNU_SOURCE -Iinclude Tests/c/two_libraries_test.c -o $(C_OUT)/two_libraries_test -ldl
+	cp $(GOLDEN_LIB) $(C_OUT)/libcorelogic-copy.so
+	$(C_OUT)/two_libraries_test $(GOLDEN_LIB) $(CURDIR)/$(C_OUT)/libcorelogic-copy.so
 
 .PHONY: test-golden-python
 test-python: test-golden-python

@@ -26,6 +26,7 @@ $(JVM_JNI): bindings/jvm/src/main/c/corelogic_jni.c bindings/common/corelogic_dl
 	@mkdir -p $(JVM_OUT)
 	$(CC) $(CFLAGS) -shared -fPIC -I$(JDK_HOME)/include -I$(JDK_HOME)/include/linux -Iinclude -Ibindings/common \
 	    $< -o $@ -ldl
+	@! ldd $@ | grep -q 'libcorelogic\.so' || { echo "error: $@ links libcorelogic"; exit 1; }
 
 $(JVM_OUT)/classes.stamp: $(JVM_SOURCES)
 	@rm -rf $(JVM_OUT)/classes && mkdir -p $(JVM_OUT)/classes

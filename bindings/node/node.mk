@@ -20,6 +20,7 @@ $(NODE_ADDON): bindings/node/src/corelogic_node.c bindings/common/corelogic_dl.h
 	@mkdir -p $(NODE_OUT)
 	$(CC) $(CFLAGS) -shared -fPIC -DNODE_GYP_MODULE_NAME=corelogic -I$(NODE_INCLUDE) -Iinclude -Ibindings/common \
 	    $< -o $@ -ldl
+	@! ldd $@ | grep -q 'libcorelogic\.so' || { echo "error: $@ links libcorelogic"; exit 1; }
 
 node: lib $(NODE_ADDON)
 
