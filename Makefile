@@ -54,7 +54,7 @@ test-persistence: lib | $(C_OUT)
 	$(C_OUT)/crash_test $(CRASH_KILLS)
 	@sh Tests/c/check_exports.sh $(LIB) include/corelogic.h
 
-golden-update: test-golden-c
+golden-update: lib $(C_OUT)/golden_adapter
 	$(GOLDEN_DRIVER) --host c --update $(GOLDEN_DIR) $(GOLDEN_LIB) -- $(C_OUT)/golden_adapter
 
 test-python: lib
@@ -123,8 +123,10 @@ GOLDEN_LIB    ?= $(CURDIR)/$(LIB)
 golden_for = $(GOLDEN_DRIVER) --host $(1) $(3) --every-feature $(GOLDEN_DIR) $(GOLDEN_LIB) -- $(2) && \
              $(GOLDEN_DRIVER) --host $(1) $(3) --edge $(GOLDEN_EDGE) $(GOLDEN_LIB) -- $(2)
 
-test-golden-c: lib | $(C_OUT)
-	$(CC) $(CFLAGS) -Iinclude Tests/c/golden_adapter.c -o $(C_OUT)/golden_adapter -ldl
+$(C_OUT)/golden_adapter: Tests/c/golden_adapter.c include/corelogic.h | $(C_OUT)
+	$(CC) $(CFLAGS) -Iinclude $< -o $@ -ldl
+
+test-golden-c: lib $(C_OUT)/golden_adapter
 	$(call golden_for,c,$(CHECKED) $(C_OUT)/golden_adapter)
 	CORELOGIC_LIBRARY=$(GOLDEN_LIB) $(PYTHON) -m pytest -q -p no:cacheprovider Tests/hosts/test_golden_driver.py
 	@# Two copies loaded by path with RTLD_LOCAL, as the JVM and Node.js glue load the library.
