@@ -81,9 +81,9 @@ test-swift: ## XCTest: the framework, then the cookbook (features, golden files)
 	$(COOKBOOK_BUILD) --build-tests
 	$(SWIFT) test --package-path $(COOKBOOK) --scratch-path $(BUILD) --skip-build --disable-swift-testing
 
-golden-update:
-	CORELOGIC_GOLDEN_UPDATE=1 $(SWIFT) test --package-path $(COOKBOOK) --scratch-path $(BUILD) \
-	    --disable-swift-testing --filter GoldenFileTests 2>&1 | grep -E '^(updated|  was:|NOT UPDATED|golden)'
+# Rewrites the golden files' expectations from the library, through the golden driver.
+golden-update: lib $(C_OUT)/golden_adapter
+	$(GOLDEN_DRIVER) --host c --update $(GOLDEN) $(CURDIR)/$(LIB) -- $(C_OUT)/golden_adapter
 
 # ---- C tests: Tests/c/NAME.c is built into .build/c/NAME against the library ----------
 .PHONY: test-c test-persistence test-contract test-golden-c test-trace test-examples test-docs
@@ -113,13 +113,26 @@ test-contract: lib $(C_OUT)/contract_test $(C_OUT)/limits_test ## error paths: q
 test-trace: lib $(C_OUT)/trace_test ## traces through the C ABI
 	$(CHECKED) $(C_OUT)/trace_test
 
-# The small JSON library the C examples use (copy it with them); the golden runner uses it too.
-EXAMPLE_JSON := Examples/c/json.c
-test-golden-c: lib | $(C_OUT) ## the golden files through the C ABI
-	$(CC) $(CFLAGS) -IExamples/c Tests/c/json_patch_test.c $(EXAMPLE_JSON) -o $(C_OUT)/json_patch_test -lm
-	$(CHECKED) $(C_OUT)/json_patch_test
-	$(CC) $(CFLAGS) -pthread -IExamples/c Tests/c/golden_runner.c $(EXAMPLE_JSON) -o $(C_OUT)/golden_runner $(C_LINK) -lm
-	$(CHECKED) $(C_OUT)/golden_runner $(GOLDEN)
+# The golden driver (docs/golden-files.md) runs the golden files through one host's
+# adapter, in full and in patch mode, and checks that every host names the passes-* and
+# fails-* files of GOLDEN_EDGE as such. Each adapter gets the library's path.
+GOLDEN_DRIVER := $(PYTHON) Tests/hosts/golden_driver.py
+GOLDEN_EDGE   := Tests/hosts/golden-edge
+GOLDEN_LIB    := $(CURDIR)/$(LIB)
+# golden_for HOST, ADAPTER COMMAND[, DRIVER OPTIONS]: the golden files, then the edge cases.
+golden_for = $(GOLDEN_DRIVER) --host $(1) $(3) --every-feature $(GOLDEN) $(GOLDEN_LIB) -- $(2) && \
+             $(GOLDEN_DRIVER) --host $(1) $(3) --edge $(GOLDEN_EDGE) $(GOLDEN_LIB) -- $(2)
+
+$(C_OUT)/golden_adapter: Tests/c/golden_adapter.c include/corelogic.h | $(C_OUT)
+	$(CC) $(CFLAGS) -Iinclude $< -o $@ -ldl
+
+test-golden-c: lib $(C_OUT)/golden_adapter ## the golden files through the C ABI; two libraries in one process
+	$(call golden_for,c,$(CHECKED) $(C_OUT)/golden_adapter)
+	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/hosts/test_golden_driver.py
+	@# Two copies loaded by path with RTLD_LOCAL, as the JVM and Node.js glue load the library.
+	$(CC) $(CFLAGS) -D_GNU_SOURCE -Iinclude Tests/c/two_libraries_test.c -o $(C_OUT)/two_libraries_test -ldl
+	cp $(LIB) $(C_OUT)/libcookbook-copy.so
+	$(C_OUT)/two_libraries_test $(GOLDEN_LIB) $(CURDIR)/$(C_OUT)/libcookbook-copy.so
 
 # A journal on a small tmpfs that fills up (needs root and mount; not part of `make test`,
 # whose portable fault injection is fault_test). Skips, saying so, if it cannot mount.
@@ -165,7 +178,11 @@ examples: lib
 	    $(CC) $(CFLAGS) -pthread -IExamples/c Examples/c/$$example.c $(EXAMPLE_JSON) -o $(EXAMPLES_OUT)/$$example $(EXAMPLE_FLAGS) -lm || exit 1; \
 	done
 
-test-examples: examples ## the C examples, built against an installed copy
+# The small JSON library the C examples use (copy it with them), and its patch applier.
+EXAMPLE_JSON := Examples/c/json.c
+test-examples: examples | $(C_OUT) ## the C examples, built against an installed copy
+	$(CC) $(CFLAGS) -IExamples/c Tests/c/json_patch_test.c $(EXAMPLE_JSON) -o $(C_OUT)/json_patch_test -lm
+	$(CHECKED) $(C_OUT)/json_patch_test
 	CHECKED="$(CHECKED)" OUT=$(EXAMPLES_OUT) sh Examples/c/test_examples.sh
 
 # Every ```c block of the C guide compiles, and its programs run and check themselves.
@@ -216,8 +233,12 @@ direct-update:
 
 # ---- Python ----------------------------------------------------------------------------
 .PHONY: test-python test-python-types test-model test-model-long demo
-test-python: lib ## the Python binding (pytest): golden files, typegen, inspector
+test-python: lib test-golden-python ## the Python binding (pytest): golden files, typegen, inspector
 	$(PYTHON) -m pytest -q bindings/python/tests
+
+.PHONY: test-golden-python
+test-golden-python: lib
+	$(call golden_for,python,$(PYTHON) bindings/python/tests/golden_adapter.py)
 
 test-python-types: ## mypy --strict over the Python package
 	cd bindings/python && $(PYTHON) -m mypy --strict corelogic
@@ -293,7 +314,7 @@ test-asan: ## AddressSanitizer + UBSan: C tests, golden files, examples
 	    echo "$(SAN_CC) $(ASAN_FLAGS) Tests/c/$$test.c -o $(ASAN_DIR)/c/$$test"; \
 	    $(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) Tests/c/$$test.c -o $(ASAN_DIR)/c/$$test $(ASAN_LINK) || exit 1; \
 	done
-	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) -IExamples/c Tests/c/golden_runner.c $(EXAMPLE_JSON) -o $(ASAN_DIR)/c/golden_runner $(ASAN_LINK) -lm
+	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) Tests/c/golden_adapter.c -o $(ASAN_DIR)/c/golden_adapter -ldl
 	@for example in $(EXAMPLES); do \
 	    echo "$(SAN_CC) $(ASAN_FLAGS) Examples/c/$$example.c -o $(ASAN_DIR)/examples/$$example"; \
 	    $(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) -IExamples/c Examples/c/$$example.c $(EXAMPLE_JSON) -o $(ASAN_DIR)/examples/$$example $(ASAN_LINK) -lm || exit 1; \
@@ -302,7 +323,7 @@ test-asan: ## AddressSanitizer + UBSan: C tests, golden files, examples
 	$(ASAN_RUN) $(ASAN_DIR)/c/persistence_test
 	$(ASAN_RUN) $(ASAN_DIR)/c/crash_test $(ASAN_KILLS)
 	$(ASAN_RUN) $(ASAN_DIR)/c/stress_test $(STRESS_ROUNDS)
-	$(ASAN_RUN) $(ASAN_DIR)/c/golden_runner $(GOLDEN)
+	$(ASAN_RUN) $(GOLDEN_DRIVER) --host c-asan $(GOLDEN) $(CURDIR)/$(ASAN_DIR)/debug/libcookbook.so -- $(ASAN_DIR)/c/golden_adapter
 	$(ASAN_RUN) OUT=$(ASAN_DIR)/examples sh Examples/c/test_examples.sh
 	$(ASAN_RUN) CC="$(SAN_CC)" CFLAGS="$(SAN_CFLAGS) $(ASAN_FLAGS)" \
 	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/$(ASAN_DIR)/debug/libcookbook.so
@@ -383,4 +404,4 @@ bench-hosts: jvm node | $(C_OUT)
 	@echo "== Hosts: counter round trip through C, the JVM and Node.js =="
 	$(PYTHON) Benchmarks/hosts/compare.py $(C_OUT)/bench_counter \
 	    "$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/bench Counter" \
-	    "$(NODE) Benchmarks/hosts/counter.js"
+	    "$(NODE_RUN) Benchmarks/hosts/counter.js"

@@ -1,6 +1,7 @@
 # The JVM binding (bindings/jvm/README.md), included by the top-level Makefile.
 # `make test-jvm` builds the JNI glue and the Java classes with the JDK's javac, runs
-# the JUnit 5 tests (Debian's junit5 jars) and replays the golden files.
+# the JUnit 5 tests (Debian's junit5 jars) and runs the golden files through the golden
+# driver (docs/golden-files.md) and GoldenAdapter.
 .PHONY: jvm test-jvm test-golden-jvm
 
 JAVAC        ?= javac
@@ -15,14 +16,16 @@ JVM_TESTS    := $(wildcard bindings/jvm/src/test/java/dev/corelogic/*.java)
 JVM_JNI      := $(JVM_OUT)/libcorelogic_jni.so
 JVM_TEST_CP  := $(JUNIT_JARS)/junit-jupiter-api.jar:$(JUNIT_JARS)/apiguardian-api.jar:$(JUNIT_JARS)/opentest4j.jar:$(JUNIT_JARS)/junit-platform-launcher.jar:$(JUNIT_JARS)/junit-platform-engine.jar:$(JUNIT_JARS)/junit-platform-commons.jar
 JVM_RUN_CP   := $(JVM_OUT)/classes:$(JVM_OUT)/test-classes:$(JUNIT_JARS)/junit-platform-console-standalone.jar:$(JVM_TEST_CP)
-JVM_RUN      := $(JAVA) -Dcorelogic.jni.library=$(CURDIR)/$(JVM_JNI)
+JVM_RUN      := $(JAVA) -Dcorelogic.jni.library=$(CURDIR)/$(JVM_JNI) -Dcorelogic.library=$(GOLDEN_LIB)
 
 
-# The glue links libcorelogic with a run path to the build tree, as the C tests do.
-$(JVM_JNI): bindings/jvm/src/main/c/corelogic_jni.c include/corelogic.h $(LIB)
+# The glue does not link an app's library: it dlopens the one whose path the host gives
+# (here -Dcorelogic.library, the library the tests load).
+$(JVM_JNI): bindings/jvm/src/main/c/corelogic_jni.c bindings/common/corelogic_dl.h include/corelogic.h
 	@mkdir -p $(JVM_OUT)
-	$(CC) $(CFLAGS) -shared -fPIC -I$(JDK_HOME)/include -I$(JDK_HOME)/include/linux -Iinclude \
-	    $< -o $@ -L$(LIB_DIR) -lcookbook -Wl,-rpath,$(CURDIR)/$(LIB_DIR)
+	$(CC) $(CFLAGS) -shared -fPIC -I$(JDK_HOME)/include -I$(JDK_HOME)/include/linux -Iinclude -Ibindings/common \
+	    $< -o $@ -ldl
+	@! ldd $@ | grep -q 'libcookbook\.so' || { echo "error: $@ links the app's library"; exit 1; }
 
 $(JVM_OUT)/classes.stamp: $(JVM_SOURCES)
 	@rm -rf $(JVM_OUT)/classes && mkdir -p $(JVM_OUT)/classes
@@ -40,7 +43,7 @@ test-jvm: jvm $(JVM_OUT)/test-classes.stamp test-golden-jvm test-jvm-readme test
 	$(JVM_RUN) -cp $(JVM_RUN_CP) dev.corelogic.RunTests
 
 test-golden-jvm: jvm $(JVM_OUT)/test-classes.stamp
-	$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/test-classes dev.corelogic.GoldenRunner $(GOLDEN)
+	$(call golden_for,jvm,$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/test-classes dev.corelogic.GoldenAdapter)
 
 # The README's five-minute example runs as written (java's single-file source launcher).
 .PHONY: test-jvm-readme

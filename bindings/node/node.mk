@@ -1,6 +1,7 @@
 # The Node.js binding (bindings/node/README.md), included by the top-level Makefile.
 # `make test-node` builds the Node-API addon against the installed Node headers, runs the
-# binding's tests with Node's built-in runner and replays the golden files.
+# binding's tests with Node's built-in runner and runs the golden files through the golden
+# driver (docs/golden-files.md) and test/golden_adapter.js.
 .PHONY: node test-node test-golden-node
 
 NODE         ?= node
@@ -10,23 +11,28 @@ NODE_OUT     := .build/node
 NODE_ADDON   := $(NODE_OUT)/corelogic.node
 
 
-# The addon links libcorelogic with a run path to the build tree; Node-API symbols are
-# resolved from the node process when it loads the addon.
-$(NODE_ADDON): bindings/node/src/corelogic_node.c include/corelogic.h $(LIB)
+# The addon does not link an app's library: it dlopens the one whose path the host gives
+# (here CORELOGIC_LIBRARY, the library the tests load). Node-API symbols are resolved
+# from the node process when it loads the addon.
+$(NODE_ADDON): bindings/node/src/corelogic_node.c bindings/common/corelogic_dl.h include/corelogic.h
 	@test -n "$(NODE_INCLUDE)" || { echo "error: no Node.js headers (apt-get install libnode-dev)"; exit 1; }
 	@mkdir -p $(NODE_OUT)
-	$(CC) $(CFLAGS) -shared -fPIC -DNODE_GYP_MODULE_NAME=corelogic -I$(NODE_INCLUDE) -Iinclude \
-	    $< -o $@ -L$(LIB_DIR) -lcookbook -Wl,-rpath,$(CURDIR)/$(LIB_DIR)
+	$(CC) $(CFLAGS) -shared -fPIC -DNODE_GYP_MODULE_NAME=corelogic -I$(NODE_INCLUDE) -Iinclude -Ibindings/common \
+	    $< -o $@ -ldl
+	@! ldd $@ | grep -q 'libcookbook\.so' || { echo "error: $@ links the app's library"; exit 1; }
 
 node: lib $(NODE_ADDON)
 
-test-node: node test-golden-node test-node-readme ## the Node.js binding, golden files, README
-	$(NODE) --test bindings/node/test/*.test.js
+NODE_RUN     := env CORELOGIC_LIBRARY=$(GOLDEN_LIB) $(NODE)
 
+test-node: node test-golden-node test-node-readme ## the Node.js binding, golden files, README
+	$(NODE_RUN) --test bindings/node/test/*.test.js
+
+# Node's JSON.parse reads numbers as doubles: integers beyond 2^53 compare as doubles.
 test-golden-node: node
-	$(NODE) bindings/node/test/golden.js $(GOLDEN)
+	$(call golden_for,node,$(NODE) bindings/node/test/golden_adapter.js,--inexact-integers)
 
 # The README's five-minute example runs as written, from the repository root.
 .PHONY: test-node-readme
 test-node-readme: node
-	awk '/^```js$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/node/README.md | $(NODE) -
+	awk '/^```js$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/node/README.md | $(NODE_RUN) -

@@ -15,6 +15,9 @@
  *
  * The native addon is found through the CORELOGIC_NODE_ADDON environment variable, then
  * `build/corelogic.node` in this package, then the repository's `.build/node/corelogic.node`.
+ * The addon does not link libcorelogic: it loads the app's library by path (dlopen,
+ * RTLD_LOCAL) on first use, from load(path), else the CORELOGIC_LIBRARY environment
+ * variable, else `libcorelogic.so` on the system's loader path.
  */
 
 const fs = require('fs');
@@ -26,6 +29,7 @@ const { ArgumentError, HandleError, LibraryError, errorForStatus } = errors;
 /** The C ABI version this binding is written for. */
 const ABI_VERSION = 1;
 const ADDON_VARIABLE = 'CORELOGIC_NODE_ADDON';
+const LIBRARY_VARIABLE = 'CORELOGIC_LIBRARY';
 const KIND_COMMAND = 0;
 const KIND_STATE = 1;
 
@@ -61,11 +65,6 @@ function loadAddon() {
     } catch (error) {
       throw new LibraryError(`cannot load ${candidate}: ${error.message}`);
     }
-    const found = addon.abiVersion();
-    if (found !== ABI_VERSION) {
-      throw new LibraryError(`libcorelogic has C ABI version ${found}, but this binding needs version ` +
-        `${ABI_VERSION}; install matching versions of the library and the binding`);
-    }
     return addon;
   }
   throw new LibraryError(`cannot find the corelogic addon; tried: ${tried.join(', ')}. Build it with ` +
@@ -73,6 +72,34 @@ function loadAddon() {
 }
 
 const addon = loadAddon();
+let loaded = null; // the path libcorelogic was loaded from
+
+/**
+ * Loads libcorelogic (the app's build of the library) from `libraryPath`, before any other
+ * call; without it the first call loads it from CORELOGIC_LIBRARY, else `libcorelogic.so`
+ * on the loader path. One library per process: another path afterwards throws LibraryError.
+ */
+function load(libraryPath) {
+  if (typeof libraryPath !== 'string' || libraryPath === '') throw new ArgumentError('library path must be a non-empty string');
+  if (loaded !== null) {
+    if (loaded === libraryPath) return;
+    throw new LibraryError(`libcorelogic is already loaded from ${loaded}; cannot load ${libraryPath}`);
+  }
+  const error = addon.open(libraryPath);
+  if (error !== null) throw new LibraryError(`cannot load libcorelogic (${libraryPath}): ${error}`);
+  const found = addon.abiVersion();
+  if (found !== ABI_VERSION) {
+    throw new LibraryError(`libcorelogic has C ABI version ${found}, but this binding needs version ` +
+      `${ABI_VERSION}; install matching versions of the library and the binding`);
+  }
+  loaded = libraryPath;
+}
+
+/** The addon, with the library loaded. */
+function lib() {
+  if (loaded === null) load(process.env[LIBRARY_VARIABLE] || 'libcorelogic.so');
+  return addon;
+}
 
 /** Systems with handlers, by handle: the C callback's context is the handle. */
 const handled = new Map();
@@ -92,7 +119,7 @@ const finalizer = new FinalizationRegistry((cell) => {
   if (handle === 0n) return;
   cell.handle = 0n;
   handled.delete(handle);
-  try { addon.systemFree(handle); } catch (_) { /* already freed */ }
+  try { lib().systemFree(handle); } catch (_) { /* already freed */ }
 });
 
 // ---- encoding ---------------------------------------------------------------------
@@ -265,7 +292,7 @@ class System {
   constructor(feature, state = null) {
     const name = nameText(feature, 'feature');
     const stateText = state === null || state === undefined ? null : encode(state, 'state');
-    const [handle, batch] = addon.systemNew(name, stateText);
+    const [handle, batch] = lib().systemNew(name, stateText);
     this._init(feature, handle, batch, null);
   }
 
@@ -301,7 +328,7 @@ class System {
     this._cell.handle = 0n;
     finalizer.unregister(this._cell);
     handled.delete(handle);
-    addon.systemFree(handle);
+    lib().systemFree(handle);
   }
 
   /**
@@ -310,7 +337,7 @@ class System {
    * @throws {JSONError|SchemaError} not valid JSON / not one of this feature's events (state unchanged)
    */
   send(event) {
-    return parseBatch(addon.send(this._handle(), eventText(event), true));
+    return parseBatch(lib().send(this._handle(), eventText(event), true));
   }
 
   /** Sends JSON text byte for byte (the same as send(raw(text))). */
@@ -323,33 +350,33 @@ class System {
    * Returns the Batch, or STALE if that effect is not running: the event was dropped.
    */
   deliver(effectId_, event) {
-    const result = addon.deliver(this._handle(), effectId(effectId_), eventText(event), true);
+    const result = lib().deliver(this._handle(), effectId(effectId_), eventText(event), true);
     return result === null ? STALE : parseBatch(result);
   }
 
   /** Reports that the effect finished and will deliver nothing more. Returns the Batch, or STALE. */
   complete(effectId_) {
-    const result = addon.complete(this._handle(), effectId(effectId_), true);
+    const result = lib().complete(this._handle(), effectId(effectId_), true);
     return result === null ? STALE : parseBatch(result);
   }
 
   /** deliver without a batch (runners read the handlers instead); false if stale. */
   _deliverQuietly(id, event) {
-    return addon.deliver(this._handle(), effectId(id), eventText(event), false) !== null;
+    return lib().deliver(this._handle(), effectId(id), eventText(event), false) !== null;
   }
 
   _completeQuietly(id) {
-    return addon.complete(this._handle(), effectId(id), false) !== null;
+    return lib().complete(this._handle(), effectId(id), false) !== null;
   }
 
   /** The current state (a fresh object on every read). */
   get state() {
-    return JSON.parse(addon.state(this._handle()));
+    return JSON.parse(lib().state(this._handle()));
   }
 
   /** The current state as the library's compact JSON: to store, compare byte for byte or restore from. */
   get stateJson() {
-    return addon.state(this._handle());
+    return lib().state(this._handle());
   }
 
   /**
@@ -362,12 +389,12 @@ class System {
 
   /** The value of a state query as the library's JSON text. */
   queryJson(name) {
-    return addon.query(this._handle(), nameText(name, 'query name'));
+    return lib().query(this._handle(), nameText(name, 'query name'));
   }
 
   /** The effects running now, oldest first: [{id, feedback, request}]. */
   get effects() {
-    return JSON.parse(addon.effects(this._handle()));
+    return JSON.parse(lib().effects(this._handle()));
   }
 
   /**
@@ -396,7 +423,7 @@ class System {
     }
     const handle = this._handle();
     if (handler) handled.set(handle, new WeakRef(this));
-    addon.setHandler(handle, kind, Boolean(handler));
+    lib().setHandler(handle, kind, Boolean(handler));
   }
 
   _dispatch(kind, json) {
@@ -422,7 +449,7 @@ class System {
     if (mode !== Output.FULL && mode !== Output.PATCH) {
       throw new ArgumentError(`unknown output mode ${String(mode)}; use corelogic.Output`);
     }
-    const baseline = JSON.parse(addon.setOutput(this._handle(), mode));
+    const baseline = JSON.parse(lib().setOutput(this._handle(), mode));
     this._output = mode;
     return baseline;
   }
@@ -437,7 +464,7 @@ class System {
    * continues from it. How a host that missed a patch catches up.
    */
   resync() {
-    return JSON.parse(addon.resync(this._handle()));
+    return JSON.parse(lib().resync(this._handle()));
   }
 
   /**
@@ -450,7 +477,7 @@ class System {
     if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
       throw new ArgumentError('watchQueries takes an array of query names');
     }
-    return JSON.parse(addon.watchQueries(this._handle(), toLibrary(JSON.stringify(names), 'query names')));
+    return JSON.parse(lib().watchQueries(this._handle(), toLibrary(JSON.stringify(names), 'query names')));
   }
 
   // -- persistence (docs/persistence.md) ---------------------------------------------
@@ -465,17 +492,17 @@ class System {
     if (durability !== Durability.EVERY_INPUT && durability !== Durability.INTERVAL) {
       throw new ArgumentError(`unknown durability ${String(durability)}; use corelogic.Durability`);
     }
-    addon.openJournal(this._handle(), nameText(directory, 'journal directory'), durability);
+    lib().openJournal(this._handle(), nameText(directory, 'journal directory'), durability);
   }
 
   /** Writes a snapshot and starts a fresh journal segment. */
-  checkpoint() { addon.checkpoint(this._handle()); }
+  checkpoint() { lib().checkpoint(this._handle()); }
 
   /** Forces the journal's records to stable storage now. */
-  syncJournal() { addon.syncJournal(this._handle()); }
+  syncJournal() { lib().syncJournal(this._handle()); }
 
   /** Stops journaling; the directory stays restorable. */
-  closeJournal() { addon.closeJournal(this._handle()); }
+  closeJournal() { lib().closeJournal(this._handle()); }
 
   /**
    * Restores a system from a journal directory; its initialBatch starts exactly the
@@ -484,7 +511,7 @@ class System {
    * @throws {CorruptError} damaged or inconsistent files (the message names file and line)
    */
   static restore(feature, directory) {
-    const [handle, report, batch] = addon.restore(nameText(feature, 'feature'), nameText(directory, 'journal directory'));
+    const [handle, report, batch] = lib().restore(nameText(feature, 'feature'), nameText(directory, 'journal directory'));
     const system = Object.create(System.prototype);
     system._init(feature, handle, batch, JSON.parse(report));
     return system;
@@ -500,17 +527,18 @@ if (typeof Symbol.dispose === 'symbol') {
 }
 
 /** The library's version, "MAJOR.MINOR.PATCH". */
-function version() { return addon.version(); }
+function version() { return lib().version(); }
 /** The loaded library's C ABI version. */
-function abiVersion() { return addon.abiVersion(); }
+function abiVersion() { return lib().abiVersion(); }
 /** The C constant's name of a status. */
-function statusName(status) { return addon.statusName(status); }
+function statusName(status) { return lib().statusName(status); }
 /** Every feature: [{name, events, feedbacks: [{name, kind}], queries, stateVersion}]. */
-function features() { return JSON.parse(addon.features()); }
+function features() { return JSON.parse(lib().features()); }
 
 const { applyPatch, StateMirror } = require('./patch');
 
 module.exports = {
+  load,
   ABI_VERSION, Durability, Output, STALE, Batch, System, RawJSON, raw, version, abiVersion, statusName, features,
   applyPatch, StateMirror, ...errors,
 };

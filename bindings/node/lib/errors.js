@@ -61,6 +61,8 @@ ArgumentError.defaultStatus = ERR_ARG;
 class StorageError extends CorelogicError {}
 /** Snapshot or journal content that cannot be used (CORELOGIC_ERR_CORRUPT). */
 class CorruptError extends CorelogicError {}
+/** A patch that is malformed or does not apply (applyPatch, StateMirror): the state is left as it was. */
+class PatchError extends CorelogicError {}
 /** A runner's condition did not hold in time. */
 class TimeoutError extends Error {
   constructor(message) {
@@ -93,5 +95,5 @@ function errorForStatus(status, message) {
 module.exports = {
   OK, STALE_STATUS, ERR_JSON, ERR_SCHEMA, ERR_NOT_FOUND, ERR_HANDLE, ERR_ARG, ERR_IO, ERR_CORRUPT,
   CorelogicError, LibraryError, JSONError, SchemaError, NotFoundError, HandleError, ArgumentError,
-  StorageError, CorruptError, TimeoutError, errorForStatus, statusNameOf,
+  StorageError, CorruptError, PatchError, TimeoutError, errorForStatus, statusNameOf,
 };

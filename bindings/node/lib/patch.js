@@ -7,17 +7,33 @@
  * (RFC 6901, "~1" for "/" and "~0" for "~"); "" is the whole state and "/items/-"
  * appends. Applying returns a new state and never changes the one given: the containers
  * along each changed path are copied, everything else is shared, so each revision is a
- * value of its own (what a UI compares by reference).
+ * value of its own (what a UI compares by reference), and a patch that fails leaves the
+ * state as it was.
+ *
+ * A small applier of its own, not an npm package: the binding has no dependencies (npm is
+ * not a build input). It follows Tests/hosts/patch_cases.json, as every host's applier does.
+ * Members are defined as own properties, so "__proto__" and "constructor" are ordinary
+ * names: a patch never reaches a prototype.
  */
 
+const { PatchError } = require('./errors');
+
 function fail(message) {
-  throw new Error(`corelogic: cannot apply the patch: ${message}`);
+  throw new PatchError(`cannot apply the patch: ${message}`);
 }
 
 function tokens(pointer) {
   if (pointer === '') return [];
   if (typeof pointer !== 'string' || pointer[0] !== '/') fail(`invalid JSON Pointer ${JSON.stringify(pointer)}`);
-  return pointer.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer.slice(1).split('/').map((token) => {
+    if (/~(?![01])/.test(token)) fail(`invalid JSON Pointer ${JSON.stringify(pointer)}: '~' must be followed by '0' or '1'`);
+    return token.replace(/~1/g, '/').replace(/~0/g, '~');
+  });
+}
+
+/** Sets an own member (an assignment to "__proto__" would set the prototype instead). */
+function put(object, key, value) {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 function index(array, token, allowEnd) {
@@ -38,8 +54,10 @@ function isContainer(value) {
 
 /** Applies one operation to `root` (not changed); returns the new root. */
 function applyOperation(root, operation) {
+  if (!isContainer(operation) || Array.isArray(operation)) fail('an operation is an object');
   const { op, path, value } = operation;
   if (op !== 'add' && op !== 'remove' && op !== 'replace') fail(`unsupported op ${JSON.stringify(op)}`);
+  if (op !== 'remove' && !Object.hasOwn(operation, 'value')) fail(`${op}: "value" is missing`);
   const parts = tokens(path);
   if (parts.length === 0) {
     if (op === 'remove') fail('cannot remove the whole state');
@@ -54,8 +72,9 @@ function applyOperation(root, operation) {
     if (!Array.isArray(parent) && !Object.prototype.hasOwnProperty.call(parent, key)) fail(`no member at ${JSON.stringify(path)}`);
     const child = parent[key];
     if (!isContainer(child)) fail(`no container at ${JSON.stringify(path)}`);
-    parent[key] = copy(child);
-    parent = parent[key];
+    const copied = copy(child);
+    if (Array.isArray(parent)) parent[key] = copied; else put(parent, key, copied);
+    parent = copied;
   }
   const last = parts[parts.length - 1];
   if (Array.isArray(parent)) {
@@ -67,7 +86,7 @@ function applyOperation(root, operation) {
     const present = Object.prototype.hasOwnProperty.call(parent, last);
     if (op !== 'add' && !present) fail(`no member at ${JSON.stringify(path)}`);
     if (op === 'remove') delete parent[last];
-    else parent[last] = value;
+    else put(parent, last, value);
   }
   return top;
 }

@@ -15,7 +15,9 @@
  *    JavaScript on a thread whose environment is making a call into it (the thread-local
  *    `current_env`): a handler reached from any other thread is not called, so JS is
  *    never entered from a foreign thread. The context pointer is the system's handle;
- *    the JS dispatcher looks the system up by it, so no native state outlives a call. */
+ *    the JS dispatcher looks the system up by it, so no native state outlives a call.
+ *  - The addon does not link libcorelogic: open(path) loads it (corelogic_dl.h) before
+ *    any other function is called; lib/corelogic.js does that on first use. */
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <stdint.h>
@@ -23,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <corelogic.h>
+#include "corelogic_dl.h" /* the library is dlopen()ed by path: open(path) below */
 
 typedef struct {
     napi_ref error_factory; /* (status, message) => Error */
@@ -176,6 +178,19 @@ static napi_value js_set_callbacks(napi_env env, napi_callback_info info) {
     CHECK(napi_create_reference(env, args[0], 1, &data->error_factory));
     CHECK(napi_create_reference(env, args[1], 1, &data->dispatch));
     return NULL;
+}
+
+/* open(path): loads libcorelogic from path (once per process); null, or why it cannot. */
+static napi_value js_open(napi_env env, napi_callback_info info) {
+    napi_value args[1];
+    if (!arguments(env, info, 1, args)) return NULL;
+    int ok;
+    char *path = text_arg(env, args[0], "path", &ok);
+    if (!ok) return NULL;
+    const char *error = corelogic_dl_open(path);
+    free(path);
+    if (error == NULL) { napi_value null; CHECK(napi_get_null(env, &null)); return null; }
+    return string_value(env, error);
 }
 
 static napi_value js_version(napi_env env, napi_callback_info info) {
@@ -515,6 +530,7 @@ static napi_value init(napi_env env, napi_value exports) {
     }
     napi_property_descriptor functions[] = {
         {"setCallbacks", NULL, js_set_callbacks, NULL, NULL, NULL, napi_default, NULL},
+        {"open", NULL, js_open, NULL, NULL, NULL, napi_default, NULL},
         {"version", NULL, js_version, NULL, NULL, NULL, napi_default, NULL},
         {"abiVersion", NULL, js_abi_version, NULL, NULL, NULL, napi_default, NULL},
         {"statusName", NULL, js_status_name, NULL, NULL, NULL, napi_default, NULL},

@@ -32,6 +32,7 @@ from .errors import (
     SchemaError,
     StorageError,
 )
+from ._patch import PatchError, apply_patch
 from .runners import AsyncRunner, CancellationToken, ThreadRunner
 from .system import (
     DURABILITY_EVERY_INPUT,
@@ -67,6 +68,7 @@ __all__ = [
     "LibraryError",
     "NotFoundError",
     "OUTPUT_MODES",
+    "PatchError",
     "STALE",
     "SchemaError",
     "Stale",
@@ -76,6 +78,7 @@ __all__ = [
     "System",
     "ThreadRunner",
     "abi_version",
+    "apply_patch",
     "feature_schema",
     "features",
     "load_library",

@@ -1,15 +1,21 @@
-"""JSON Patch (RFC 6902: ``add``, ``remove``, ``replace``) applied in place.
+"""JSON Patch (RFC 6902: ``add``, ``remove``, ``replace``) applied in place:
+the binding's one patch applier and its one :class:`PatchError`.
 
-Internal: a :class:`~corelogic.System` in patch mode keeps a mirror of the
-state and applies each patch the library emits to it with :func:`apply_patch`.
-Each operation costs what it touches (an append at ``/items/-`` is a
-``list.append``), so keeping the mirror costs the size of the change, not of
-the state.
+A :class:`~corelogic.System` in patch mode keeps a mirror of the state and
+applies each patch the library emits to it with :func:`apply_patch`; traces
+(``corelogic.trace``) apply theirs with it too. Each operation costs what it
+touches (an append at ``/items/-`` is a ``list.append``), so keeping the mirror
+costs the size of the change, not of the state. Why not the ``jsonpatch``
+package: it is atomic only by copying the whole document first (``in_place=False``),
+which makes every patch cost the size of the state, and it applies ``move``,
+``copy`` and ``test``, which the library never emits. Tests/hosts/patch_cases.json
+holds the cases every host's applier follows.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence
+import json
+from typing import Any, Dict, List, Sequence, Tuple
 
 __all__ = ["PatchError", "apply_patch", "parse_pointer"]
 
@@ -73,61 +79,89 @@ def _parent(document: Any, tokens: Sequence[str], pointer: str) -> Any:
     return node
 
 
-def apply_patch(document: Any, patch: Sequence[Dict[str, Any]]) -> Any:
+def apply_patch(document: Any, patch: Sequence[Dict[str, Any]], *, copy_values: bool = False) -> Any:
     """Apply ``patch`` (a list of operations) to ``document`` in place and
     return the result (a new object only when an operation replaces the whole
     document, path ``""``).
 
-    The values the patch carries become part of the document (they are not
-    copied): the patch must not be used afterwards.
+    All or nothing: if an operation fails, the ones before it are undone (in
+    reverse, from a log of what each changed, so a patch still costs what it
+    touches) and :class:`PatchError` is raised with ``document`` as it was.
+
+    The values the patch carries become part of the document unless
+    ``copy_values`` (then the patch can be applied again, as a trace does).
 
     Raises:
         PatchError: a malformed operation, or one that does not apply (a
-            missing member, an index out of range, an op other than ``add``,
-            ``remove`` and ``replace``). The operations before it have been
-            applied: the document is then partly patched.
+            missing member, an index out of range, a missing ``"value"``, an
+            op other than ``add``, ``remove`` and ``replace``).
     """
     if not isinstance(patch, list):
         raise PatchError(f"a patch is a list of operations, not {type(patch).__name__}")
-    for operation in patch:
-        if type(operation) is not dict:
-            raise PatchError(f"a patch operation is an object, not {type(operation).__name__}")
-        op = operation.get("op")
-        if op not in ("add", "remove", "replace"):
-            raise PatchError(f"unsupported op {op!r} (add, remove and replace are supported)")
-        pointer = operation.get("path")
-        if not isinstance(pointer, str):
-            raise PatchError(f"{op}: \"path\" must be a string")
-        tokens = parse_pointer(pointer)
-        if op != "remove" and "value" not in operation:
-            raise PatchError(f"{op} {pointer!r}: \"value\" is missing")
-        if not tokens:
-            if op == "remove":
-                raise PatchError("cannot remove the whole document")
-            document = operation["value"]
-            continue
-        parent = _parent(document, tokens, pointer)
-        last = tokens[-1]
-        if type(parent) is dict:
-            if op == "add":
-                parent[last] = operation["value"]
-            elif last not in parent:
-                raise PatchError(f"{op} {pointer!r}: no member {last!r} to {op}")
-            elif op == "replace":
-                parent[last] = operation["value"]
-            else:
-                del parent[last]
-        elif type(parent) is list:
-            if op == "add":
-                index = _index(last, len(parent), pointer, allow_end=True)
-                if index == len(parent):
-                    parent.append(operation["value"])
-                else:
-                    parent.insert(index, operation["value"])
-            elif op == "replace":
-                parent[_index(last, len(parent), pointer, allow_end=False)] = operation["value"]
-            else:
-                del parent[_index(last, len(parent), pointer, allow_end=False)]
+    undo: List[Tuple[Any, ...]] = []
+    result = document
+    try:
+        for operation in patch:
+            result = _apply_one(result, operation, undo, copy_values)
+    except PatchError:
+        for kind, parent, key, value in reversed(undo):
+            if kind == "set":
+                parent[key] = value
+            elif kind == "delete":
+                del parent[key]
+            else:  # "insert": an array element was removed from `key`
+                parent.insert(key, value)
+        raise
+    return result
+
+
+def _apply_one(document: Any, operation: Any, undo: List[Tuple[Any, ...]], copy_values: bool) -> Any:
+    if type(operation) is not dict:
+        raise PatchError(f"a patch operation is an object, not {type(operation).__name__}")
+    op = operation.get("op")
+    if op not in ("add", "remove", "replace"):
+        raise PatchError(f"unsupported op {op!r} (add, remove and replace are supported)")
+    pointer = operation.get("path")
+    if not isinstance(pointer, str):
+        raise PatchError(f"{op}: \"path\" must be a string")
+    tokens = parse_pointer(pointer)
+    if op != "remove" and "value" not in operation:
+        raise PatchError(f"{op} {pointer!r}: \"value\" is missing")
+    value = operation.get("value")
+    if copy_values and isinstance(value, (dict, list)):
+        value = json.loads(json.dumps(value))
+    if not tokens:
+        if op == "remove":
+            raise PatchError("cannot remove the whole document")
+        # The old document stays whole: a failure later returns it, never this one.
+        return value
+    parent = _parent(document, tokens, pointer)
+    last = tokens[-1]
+    if type(parent) is dict:
+        if op == "add":
+            undo.append(("set", parent, last, parent[last]) if last in parent else ("delete", parent, last, None))
+            parent[last] = value
+        elif last not in parent:
+            raise PatchError(f"{op} {pointer!r}: no member {last!r} to {op}")
+        elif op == "replace":
+            undo.append(("set", parent, last, parent[last]))
+            parent[last] = value
         else:
-            raise PatchError(f"path {pointer!r}: {last!r} goes into a value that is neither an object nor an array")
+            undo.append(("set", parent, last, parent[last]))
+            del parent[last]
+    elif type(parent) is list:
+        if op == "add":
+            index = _index(last, len(parent), pointer, allow_end=True)
+            parent.insert(index, value)
+            undo.append(("delete", parent, index, None))
+        elif op == "replace":
+            index = _index(last, len(parent), pointer, allow_end=False)
+            undo.append(("set", parent, index, parent[index]))
+            parent[index] = value
+        else:
+            index = _index(last, len(parent), pointer, allow_end=False)
+            undo.append(("insert", parent, index, parent[index]))
+            del parent[index]
+    else:
+        raise PatchError(f"path {pointer!r}: {last!r} goes into a value that is neither an object nor an array")
     return document

@@ -9,8 +9,8 @@ had reached). A session that does not replay identically (another library, a
 trace whose states do not match its own inputs) is refused rather than
 written: a golden file must say what the session did.
 
-The file has the format of ``docs/golden-files.md``; the Swift, C and Python
-golden runners replay it like any other.
+The file has the format of ``docs/golden-files.md``; the golden driver (through
+every host's adapter) and the Swift runner replay it like any other.
 """
 
 from __future__ import annotations

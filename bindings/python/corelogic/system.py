@@ -636,7 +636,7 @@ class System:
                     return self._mirror
                 except PatchError:
                     log.exception("corelogic: a patch did not apply to the %r mirror; resyncing", self._feature)
-                    self._revision = -1  # partly patched: only a resync repairs it
+                    self._revision = -1  # the mirror is as it was, but behind: only a resync repairs it
         return self.resync()
 
     # -- push handlers ------------------------------------------------------

@@ -225,7 +225,7 @@ class Trace:
         for position in range(start + 1, index + 1):
             patch = self.steps[position].patch
             if patch:
-                state = apply_patch(state, patch)
+                state = apply_patch(state, patch, copy_values=True)
             if (position + 1) % _CHECKPOINT_EVERY == 0 and position not in self._checkpoints and position != index:
                 self._keep_checkpoint(position, state)
         return state
@@ -241,7 +241,7 @@ class Trace:
         state = copy_json(self.initial_state)
         for step in self.steps:
             if step.patch:
-                state = apply_patch(state, step.patch)
+                state = apply_patch(state, step.patch, copy_values=True)
             yield step, state
 
     def queries_at(self, seq: int) -> Dict[str, JSONValue]:
@@ -426,7 +426,7 @@ def _read_step(record: Any, number: int, state: JSONValue) -> Tuple[Step, JSONVa
             raise ValueError("\"queries\" must be an object")
         if "patch" in record:
             patch = record["patch"]
-            state = apply_patch(state, patch)   # in place, all or nothing
+            state = apply_patch(state, patch, copy_values=True)   # in place, all or nothing
             step.patch = patch
         elif "state" in record:
             new_state = record["state"]

@@ -35,17 +35,3 @@ def counter(library: corelogic.Library):
 def search(library: corelogic.Library):
     with corelogic.System("search", library=library) as system:
         yield system
-
-
-
-def pytest_terminal_summary(terminalreporter):
-    """The golden runners' common last line (docs/golden-files.md)."""
-    golden = sys.modules.get("test_golden")
-    if golden is not None and any(golden.RESULTS.values()):
-        results = golden.RESULTS
-        terminalreporter.write_line(f"golden-python: {results['passed']} passed, {results['failed']} failed")
-    patch_results = getattr(golden, "PATCH_RESULTS", None)
-    if patch_results is not None and any(patch_results.values()):
-        terminalreporter.write_line(
-            f"golden-python-patch: {patch_results['passed']} passed, {patch_results['failed']} failed"
-        )

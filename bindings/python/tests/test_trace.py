@@ -333,18 +333,17 @@ def test_ids_are_matched_when_the_trace_starts_mid_life(library, tmp_path):
 
 
 def run_golden_runners(directory: Path, library: corelogic.Library, monkeypatch: Any) -> None:
-    """The Python runner always; the C runner too when it is built (make test builds it first)."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    import test_golden
-
-    monkeypatch.setattr(test_golden, "GOLDEN", directory)
-    for file in sorted(directory.rglob("*.json")):
-        assert test_golden.run_file(file, library) == []
-    runner = REPOSITORY / ".build" / "c" / "golden_runner"
-    if runner.exists():
-        done = subprocess.run([str(runner), str(directory)], capture_output=True, text=True)
+    """The golden driver through the Python adapter always; through the C adapter too
+    when it is built (make test builds it first)."""
+    adapters = [[sys.executable, str(Path(__file__).parent / "golden_adapter.py")]]
+    c_adapter = REPOSITORY / ".build" / "c" / "golden_adapter"
+    if c_adapter.exists():
+        adapters.append([str(c_adapter)])
+    for adapter in adapters:
+        done = subprocess.run([sys.executable, str(REPOSITORY / "Tests" / "hosts" / "golden_driver.py"), "--host", "t",
+                               str(directory), library.path, "--", *adapter], capture_output=True, text=True)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert "0 failed" in done.stdout
+        assert "golden-t: 1 passed, 0 failed" in done.stdout and "golden-t-patch: 1 passed, 0 failed" in done.stdout
 
 
 def test_a_session_becomes_a_golden_file_the_runners_replay(library, tmp_path, monkeypatch):

@@ -12,13 +12,15 @@
  *  - Handlers: the library's context pointer is the system's handle itself, and the C
  *    callback calls the static Native.dispatch(kind, handle, json), which looks the
  *    system up in a Java map. No global reference or native allocation outlives a call,
- *    so there is nothing to leak or free twice. */
+ *    so there is nothing to leak or free twice.
+ *  - The glue does not link libcorelogic: Native.open(path) loads it (corelogic_dl.h),
+ *    before any other native method is called. */
 #include <jni.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <corelogic.h>
+#include "corelogic_dl.h" /* the library is dlopen()ed by path, see Native.open */
 
 static JavaVM *java_vm;
 static jclass native_class;      /* global ref: dev.corelogic.Native */
@@ -87,6 +89,17 @@ static void throw_status(JNIEnv *env, int status) {
 }
 
 /* ---- library ---------------------------------------------------------------- */
+
+/* Loads libcorelogic from `path` (once per process); returns null, or why it cannot. */
+JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_open(JNIEnv *env, jclass cls, jbyteArray path) {
+    (void)cls;
+    int failed;
+    char *text = copy_in(env, path, &failed);
+    if (failed) return NULL;
+    const char *error = corelogic_dl_open(text);
+    free(text);
+    return bytes_of(env, error);
+}
 
 JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_version(JNIEnv *env, jclass cls) {
     (void)cls;

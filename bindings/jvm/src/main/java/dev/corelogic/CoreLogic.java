@@ -12,6 +12,20 @@ public final class CoreLogic {
     /** The C ABI version this binding is written for; loading a library with another one fails. */
     public static final int ABI_VERSION = Native.ABI_VERSION;
 
+    /**
+     * Loads {@code libcorelogic} from {@code path} (the app's build of the library), before
+     * any other call. Without it the first call loads it from the {@code corelogic.library}
+     * system property, the {@code CORELOGIC_LIBRARY} environment variable, or
+     * {@code libcorelogic.so} on the loader path. One library per process: loading another
+     * path afterwards throws.
+     *
+     * @throws LibraryException the library cannot be loaded or has another C ABI version
+     */
+    public static void load(String path) {
+        if (path == null || path.isEmpty()) throw new ArgumentException("library path must not be empty");
+        Native.open(path);
+    }
+
     /** The library's version, {@code "MAJOR.MINOR.PATCH"}. */
     public static String version() {
         Native.load();

@@ -293,7 +293,8 @@ public final class EffectRunner implements AutoCloseable {
 
     // -- commands (called on the thread that made the call, the system locked) --------
 
-    private void onCommand(Command command) {
+    /** Package-private for the rules tests (docs/hosts.md), which replay commands. */
+    void onCommand(Command command) {
         synchronized (lock) {
             if (closed) return;
             if (seenWhileStarting != null) seenWhileStarting.add(command.id());

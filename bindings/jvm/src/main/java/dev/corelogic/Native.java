@@ -12,8 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The glue library is loaded from, in order: the {@code corelogic.jni.library} system
  * property (a path), the {@code CORELOGIC_JNI_LIBRARY} environment variable (a path),
- * and {@code System.loadLibrary("corelogic_jni")} ({@code java.library.path}). It links
- * {@code libcorelogic} itself, found through its run path or the system's loader path.
+ * and {@code System.loadLibrary("corelogic_jni")} ({@code java.library.path}). The glue
+ * does not link {@code libcorelogic}: it loads it at run time ({@code dlopen}, with
+ * {@code RTLD_LOCAL}) from the path given to {@link CoreLogic#load(String)}, else the
+ * {@code corelogic.library} system property, else the {@code CORELOGIC_LIBRARY}
+ * environment variable, else {@code libcorelogic.so} on the system's loader path.
  */
 final class Native {
     static final int OK = 0;
@@ -26,14 +29,16 @@ final class Native {
 
     private Native() {}
 
-    /** Why the native library could not be loaded, or null. */
-    private static final LibraryException LOAD_ERROR;
+    /** Why the glue could not be loaded, or null. */
+    private static final LibraryException GLUE_ERROR;
+    /** The path of the loaded libcorelogic; null until {@link #open} succeeds. */
+    private static volatile String opened;
 
     static {
-        LOAD_ERROR = loadLibrary();
+        GLUE_ERROR = loadGlue();
     }
 
-    private static LibraryException loadLibrary() {
+    private static LibraryException loadGlue() {
         String path = java.lang.System.getProperty("corelogic.jni.library");
         if (path == null || path.isEmpty()) path = java.lang.System.getenv("CORELOGIC_JNI_LIBRARY");
         try {
@@ -47,20 +52,40 @@ final class Native {
                     + (path != null && !path.isEmpty() ? path : "corelogic_jni on java.library.path")
                     + "): " + e.getMessage() + "; set -Dcorelogic.jni.library=/path/to/libcorelogic_jni.so", e);
         }
-        int found = abiVersion();
-        if (found != ABI_VERSION) {
-            return new LibraryException("libcorelogic has C ABI version " + found
-                    + ", but this binding needs version " + ABI_VERSION
-                    + "; install matching versions of the library and the binding", null);
-        }
         return null;
     }
 
-    /** Loads the library once; throws {@link LibraryException} (every time) if it cannot be used. */
-    static void load() {
-        if (LOAD_ERROR != null) throw new LibraryException(LOAD_ERROR.libraryMessage(), LOAD_ERROR.getCause());
+    /** The library's path when none was given to {@link CoreLogic#load(String)}. */
+    static String defaultPath() {
+        String path = java.lang.System.getProperty("corelogic.library");
+        if (path == null || path.isEmpty()) path = java.lang.System.getenv("CORELOGIC_LIBRARY");
+        return path == null || path.isEmpty() ? "libcorelogic.so" : path;
     }
 
+    /** Loads libcorelogic from {@code path}; once per process (another path afterwards is refused). */
+    static synchronized void open(String path) {
+        if (GLUE_ERROR != null) throw new LibraryException(GLUE_ERROR.libraryMessage(), GLUE_ERROR.getCause());
+        if (opened != null) {
+            if (opened.equals(path)) return;
+            throw new LibraryException("libcorelogic is already loaded from " + opened + "; cannot load " + path, null);
+        }
+        String error = text(open(path.getBytes(StandardCharsets.UTF_8)));
+        if (error != null) throw new LibraryException("cannot load libcorelogic (" + path + "): " + error, null);
+        int found = abiVersion();
+        if (found != ABI_VERSION) {
+            throw new LibraryException("libcorelogic has C ABI version " + found
+                    + ", but this binding needs version " + ABI_VERSION
+                    + "; install matching versions of the library and the binding", null);
+        }
+        opened = path;
+    }
+
+    /** Loads the library (from {@link #defaultPath()} if none is loaded yet); throws {@link LibraryException} if it cannot be used. */
+    static void load() {
+        if (opened == null) open(defaultPath());
+    }
+
+    private static native byte[] open(byte[] path);
     static native byte[] version();
     static native int abiVersion();
     static native byte[] statusName(int status);

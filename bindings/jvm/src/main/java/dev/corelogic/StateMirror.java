@@ -60,7 +60,8 @@ public final class StateMirror {
      * Returns false, and changes nothing, if its base is not this mirror's revision (a
      * patch was missed: {@link #reset} from {@link System#resync()}).
      *
-     * @throws IllegalArgumentException not a patch message, or a patch that does not apply
+     * @throws IllegalArgumentException not a patch message
+     * @throws PatchException a patch that does not apply (the mirror stays as it was)
      */
     public boolean apply(Map<String, Object> message) {
         if (!(message.get("patch") instanceof List<?> patch)) {
@@ -72,15 +73,23 @@ public final class StateMirror {
         return true;
     }
 
-    /** Applies an RFC 6902 patch (the library's subset: add, remove, replace) to a value; returns the new value. */
+    /**
+     * Applies an RFC 6902 patch (the library's subset: add, remove, replace) to a value;
+     * returns the new value. The value given is never changed, so a patch that fails
+     * leaves it as it was. A small applier of its own: the JDK has none, and the binding
+     * takes no dependencies (Maven Central is not a build input); it follows
+     * Tests/hosts/patch_cases.json as every host's does.
+     *
+     * @throws PatchException a malformed operation, or one that does not apply
+     */
     public static Object applyPatch(Object value, List<?> patch) {
         Object root = value;
         for (Object operation : patch) root = applyOperation(root, Json.object(operation));
         return root;
     }
 
-    private static IllegalArgumentException failure(String message) {
-        return new IllegalArgumentException("cannot apply the patch: " + message);
+    private static PatchException failure(String message) {
+        return new PatchException(message);
     }
 
     private static List<String> tokens(Object pointer) {
@@ -88,7 +97,12 @@ public final class StateMirror {
         List<String> out = new ArrayList<>();
         if (path.isEmpty()) return out;
         if (path.charAt(0) != '/') throw failure("invalid JSON Pointer " + Json.write(path));
-        for (String token : path.substring(1).split("/", -1)) out.add(token.replace("~1", "/").replace("~0", "~"));
+        for (String token : path.substring(1).split("/", -1)) {
+            if (token.replaceAll("~[01]", "").indexOf('~') >= 0) {
+                throw failure("invalid JSON Pointer " + Json.write(path) + ": '~' must be followed by '0' or '1'");
+            }
+            out.add(token.replace("~1", "/").replace("~0", "~"));
+        }
         return out;
     }
 
@@ -114,6 +128,7 @@ public final class StateMirror {
             throw failure("unsupported op " + Json.write(op));
         }
         List<String> parts = tokens(operation.get("path"));
+        if (!"remove".equals(op) && !operation.containsKey("value")) throw failure(op + ": \"value\" is missing");
         Object value = operation.get("value");
         if (parts.isEmpty()) {
             if ("remove".equals(op)) throw failure("cannot remove the whole state");
