@@ -267,8 +267,7 @@ new-app:
 	python3 Examples/Starter/new_app.py --dir "$(DIR)" --name "$(NAME)" \
 	    $(if $(CORELOGIC_URL),--url "$(CORELOGIC_URL)") $(if $(CORELOGIC_VERSION),--version "$(CORELOGIC_VERSION)")
 
-test-app: lib ## a new app package from the starter, on a versioned dependency
-	$(PYTHON) Tests/app/test_app.py --python $(PYTHON)
+# test-app's rule is at the end: it needs every host's golden adapter (jvm.mk, node.mk).
 
 # ---- sanitizers (docs/testing.md) ------------------------------------------------------
 # The library rebuilt with a sanitizer in its own scratch path, and C hosts built with
@@ -405,3 +404,7 @@ bench-hosts: jvm node | $(C_OUT)
 	$(PYTHON) Benchmarks/hosts/compare.py $(C_OUT)/bench_counter \
 	    "$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/bench Counter" \
 	    "$(NODE_RUN) Benchmarks/hosts/counter.js"
+
+# The app test drives every host's golden adapter, so it comes after their makefiles.
+test-app: lib $(C_OUT)/golden_adapter jvm $(JVM_OUT)/test-classes.stamp node ## a new app package from the starter, on a versioned dependency
+	$(PYTHON) Tests/app/test_app.py --python $(PYTHON)

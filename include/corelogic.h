@@ -1,8 +1,11 @@
 /*
- * corelogic.h: the C interface of libcorelogic.
+ * corelogic.h: the C interface of every library built on corelogic.
  *
  * corelogic runs business logic written once in Swift ("features") for any host that
- * can call C. A host creates a *system* (one running instance of a feature), sends it
+ * can call C. An app's own Swift package builds its own library (libmyapp.so,
+ * docs/adopting.md) that exports exactly the functions below and serves exactly that
+ * app's features; a host links it or loads it by path, and code written against this
+ * header works against any such library. A host creates a *system* (one running instance of a feature), sends it
  * JSON events, and gets back JSON state and *effect commands*: which effects (network
  * requests, timers, storage...) must start or stop. The host performs the effects and
  * feeds their results back with corelogic_system_deliver() and
@@ -137,12 +140,14 @@ const char *corelogic_last_error(void);
  * features, schemas). NULL is ignored. Never pass strings from handlers or const char* results. */
 void corelogic_free(char *json);
 
-/* The features this library runs, as a JSON array:
+/* The features this library runs (exactly the app's, in the order its catalog lists
+ * them), as a JSON array:
  *   [{"name":"search","events":["queryChanged",...],
  *     "feedbacks":[{"name":"loadPage","kind":"react"},...],
  *     "queries":["isLoadingNextPage",...],"stateVersion":1}, ...]
  * `*out_json` receives the string (free with corelogic_free).
- * Returns OK, or ERR_ARG if out_json is NULL. */
+ * Returns OK, ERR_ARG if out_json is NULL, or ERR_NOT_FOUND if the library was built
+ * without a catalog (it defines no corelogic_app_catalog, docs/adopting.md). */
 int corelogic_features(char **out_json);
 
 /* The JSON Schema (draft 2020-12) of `feature`'s JSON, derived from its Swift types

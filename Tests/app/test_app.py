@@ -7,7 +7,8 @@ In a temporary directory:
    feature of its own, with a golden file;
 3. the app's own `make test` builds its library with the release flags and runs its Swift
    tests (TestStore, golden files) and its C and Python hosts;
-4. the app's golden files are replayed by every runner;
+4. the app's golden files are replayed by every runner: Swift in the app's tests, C,
+   Python, the JVM and Node.js through the golden driver, given the app's library;
 5. typed Python code is generated for the app's features and passes mypy --strict;
 6. corelogic_features lists exactly the app's features, and the library exports exactly
    the functions of corelogic.h.
@@ -31,6 +32,17 @@ from typing import Callable, List
 REPOSITORY = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPOSITORY / "Examples" / "Starter"))
 import new_app  # noqa: E402
+
+# The golden driver's adapters (Tests/hosts), built by make test-app's prerequisites; the
+# fifth runner, Swift, runs in the app's own tests.
+BUILD = REPOSITORY / ".build"
+ADAPTERS = {
+    "c": [str(BUILD / "c" / "golden_adapter")],
+    "python": [sys.executable, str(REPOSITORY / "bindings" / "python" / "tests" / "golden_adapter.py")],
+    "jvm": ["java", f"-Dcorelogic.jni.library={BUILD / 'jvm' / 'libcorelogic_jni.so'}",
+            "-cp", f"{BUILD / 'jvm' / 'classes'}:{BUILD / 'jvm' / 'test-classes'}", "dev.corelogic.GoldenAdapter"],
+    "node": ["node", str(REPOSITORY / "bindings" / "node" / "test" / "golden_adapter.js")],
+}
 
 # A feature the starter does not have, written as a team would add one.
 TALLY = '''import CoreLogic
@@ -171,22 +183,15 @@ class App:
         self.run(["sh", str(REPOSITORY / "Tests" / "c" / "check_exports.sh"), str(self.library),
                   str(REPOSITORY / "include" / "corelogic.h")], self.app)
 
-    def golden_c(self) -> None:
-        runner = self.work / "golden_runner"
-        self.run(["cc", "-O2", "-std=c11", "-pthread", f"-I{REPOSITORY / 'include'}", f"-I{REPOSITORY / 'Examples' / 'c'}",
-                  str(REPOSITORY / "Tests" / "c" / "golden_runner.c"), str(REPOSITORY / "Examples" / "c" / "json.c"),
-                  "-o", str(runner), f"-L{self.library.parent}", "-lnotes", f"-Wl,-rpath,{self.library.parent}", "-lm"], self.work)
-        out = self.run([str(runner), str(self.app / "golden")], self.work)
-        if "golden-c: 2 passed, 0 failed" not in out or "golden-c-patch: 2 passed, 0 failed" not in out:
-            raise AssertionError(out)
-
-    def golden_python(self) -> None:
-        out = self.run([self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        "-k", "golden_file or every_feature",
-                        str(REPOSITORY / "bindings" / "python" / "tests" / "test_golden.py")], REPOSITORY,
-                       {"CORELOGIC_LIBRARY": str(self.library), "CORELOGIC_GOLDEN_DIR": str(self.app / "golden")})
-        if "golden-python: 2 passed, 0 failed" not in out or "golden-python-patch: 2 passed, 0 failed" not in out:
-            raise AssertionError(out[-2000:])
+    def golden(self, host: str) -> None:
+        """The app's golden files through the golden driver and one host's adapter, in
+        full and in patch mode; every feature of the library must have files."""
+        options = ["--inexact-integers"] if host == "node" else []
+        out = self.run([self.python, str(REPOSITORY / "Tests" / "hosts" / "golden_driver.py"), "--host", host, *options,
+                        "--every-feature", str(self.app / "golden"), str(self.library), "--", *ADAPTERS[host]], REPOSITORY)
+        for mode in ("", "-patch"):
+            if f"golden-{host}{mode}: 2 passed, 0 failed" not in out:
+                raise AssertionError(out[-3000:])
 
     def two_libraries(self) -> None:
         """The app's library and the cookbook's, loaded in one process: each serves its
@@ -243,8 +248,9 @@ def main() -> int:
         app.check("the app's make test: library, Swift tests and golden files, C and Python hosts", app.app_make_test)
         app.check("corelogic_features lists exactly the app's features", app.features)
         app.check("the app's library exports exactly the functions of corelogic.h", app.exports)
-        app.check("the C golden runner replays the app's golden files", app.golden_c)
-        app.check("the Python golden runner replays the app's golden files", app.golden_python)
+        for host in ADAPTERS:
+            app.check(f"the {host} runner replays the app's golden files, whole states and patches",
+                      lambda host=host: app.golden(host))
         app.check("typed Python code for the app's features passes mypy --strict and runs", app.typed_python)
         app.check("the app's library and the cookbook's in one process each serve their own features", app.two_libraries)
         app.check("typegen --lang swift writes conformances that compile in the app's module", app.swift_conformances)
