@@ -15,9 +15,13 @@ PYTHON   ?= $(CURDIR)/$(VENV)/bin/python
 # ---- the library -------------------------------------------------------------------
 # An app's release flags (docs/adopting.md): the Swift runtime linked in statically,
 # cross-module optimization (the engine's generic code specialized for the app's
-# features), only the functions of corelogic.h exported.
+# features), only the functions of corelogic.h exported; each function in a section of
+# its own, public Swift symbols not kept for other link units, identical functions
+# folded, so the linker drops what the exports do not reach (docs/performance.md).
 APP_FLAGS := -c release -Xswiftc -static-stdlib -Xswiftc -cross-module-optimization \
-             -Xlinker --version-script=$(CURDIR)/include/corelogic.map
+             -Xlinker --version-script=$(CURDIR)/include/corelogic.map \
+             -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xfrontend -Xswiftc -internalize-at-link \
+             -Xlinker --icf=safe
 COOKBOOK  := Examples/Cookbook
 BUILD     := .build/cookbook
 LIB_DIR   := $(BUILD)/release
@@ -361,7 +365,7 @@ SIZE_OUT := .build/size
 bench-size: lib
 	@mkdir -p $(SIZE_OUT)
 	$(SWIFT)c -emit-library -O -static-stdlib -module-name Empty Benchmarks/size/empty.swift -o $(SIZE_OUT)/libempty.so \
-	    -Xlinker --gc-sections -Xlinker --version-script=$(CURDIR)/Benchmarks/size/empty.map
+	    -Xlinker --gc-sections -Xlinker --icf=safe -Xlinker --version-script=$(CURDIR)/Benchmarks/size/empty.map
 	@echo "== Size of the app's library =="
 	$(PYTHON) Benchmarks/size/size.py $(LIB) $(SIZE_OUT)/libempty.so
 	@echo
