@@ -15,9 +15,13 @@ PYTHON   ?= $(CURDIR)/$(VENV)/bin/python
 # ---- the library -------------------------------------------------------------------
 # An app's release flags (docs/adopting.md): the Swift runtime linked in statically,
 # cross-module optimization (the engine's generic code specialized for the app's
-# features), only the functions of corelogic.h exported.
+# features), only the functions of corelogic.h exported; each function in a section of
+# its own, public Swift symbols not kept for other link units, identical functions
+# folded, so the linker drops what the exports do not reach (docs/performance.md).
 APP_FLAGS := -c release -Xswiftc -static-stdlib -Xswiftc -cross-module-optimization \
-             -Xlinker --version-script=$(CURDIR)/include/corelogic.map
+             -Xlinker --version-script=$(CURDIR)/include/corelogic.map \
+             -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xfrontend -Xswiftc -internalize-at-link \
+             -Xlinker --icf=safe
 COOKBOOK  := Examples/Cookbook
 BUILD     := .build/cookbook
 LIB_DIR   := $(BUILD)/release
@@ -65,6 +69,7 @@ help:
 	@echo "make demo            the search feature from Python against a local HTTP server"
 	@echo "make bench           throughput, codec, traces, hosts and soak figures, side by side"
 	@echo "make bench-instructions   instructions per event on each hot path (callgrind)"
+	@echo "make bench-size      the app's library: as built, stripped, gzipped, the Swift runtime's share"
 	@echo "make new-app DIR=... NAME=...   a new app package from the starter (docs/adopting.md)"
 	@echo "make install PREFIX=...         header, export map, pkg-config files, the example library"
 	@echo "make golden-update   rewrite the golden files' expectations from the engine"
@@ -353,9 +358,9 @@ fuzz test-fuzz: fuzz-build ## libFuzzer over every input a host can send (FUZZ_S
 # In-process Swift benchmarks live in a package of their own (Benchmarks/Package.swift),
 # built with the app's release flags.
 BENCH_BUILD = $(SWIFT) build --package-path Benchmarks --scratch-path .build/bench -c release -Xswiftc -cross-module-optimization
-.PHONY: bench bench-instructions bench-trace bench-hosts soak
+.PHONY: bench bench-instructions bench-trace bench-hosts bench-size soak
 
-bench: bench-trace lib | $(C_OUT)
+bench: bench-trace bench-size lib | $(C_OUT)
 	$(CC) -O2 -std=c11 -pthread Benchmarks/c/bench.c -o $(C_OUT)/bench $(C_LINK)
 	$(BENCH_BUILD) --product CodecBench
 	@echo "== C host through the ABI =="
@@ -373,6 +378,17 @@ bench-instructions: lib | $(C_OUT)
 	$(CC) -O2 -std=c11 Benchmarks/instructions/abi_driver.c -o $(C_OUT)/abi_driver $(C_LINK)
 	$(BENCH_BUILD) --product InstructionBench
 	$(PYTHON) Benchmarks/instructions/run.py $(C_OUT)/abi_driver .build/bench/release/InstructionBench $(LIB) $(BENCH_INSTRUCTIONS_FLAGS)
+
+# The size of the app's library: as built, stripped, gzipped, and by origin, beside an
+# empty Swift library linked the same way (the Swift runtime's floor).
+SIZE_OUT := .build/size
+bench-size: lib
+	@mkdir -p $(SIZE_OUT)
+	$(SWIFT)c -emit-library -O -static-stdlib -module-name Empty Benchmarks/size/empty.swift -o $(SIZE_OUT)/libempty.so \
+	    -Xlinker --gc-sections -Xlinker --icf=safe -Xlinker --version-script=$(CURDIR)/Benchmarks/size/empty.map
+	@echo "== Size of the app's library =="
+	$(PYTHON) Benchmarks/size/size.py $(LIB) $(SIZE_OUT)/libempty.so
+	@echo
 
 # Tracing off and on, side by side in one run.
 bench-trace: lib | $(C_OUT)

@@ -119,7 +119,8 @@ final class SchemaDeriver {
     /// The Swift name without its module (`Pharmacies.Phase`), as the definition's name.
     static func displayName(of type: Any.Type) -> String {
         var full = String(reflecting: type)
-        if full.contains("(unknown context") || full.contains("(extension in") {
+        if schemaFirstRange(of: "(unknown context", in: full[...]) != nil
+            || schemaFirstRange(of: "(extension in", in: full[...]) != nil {
             full = String(describing: type)
         } else if let dot = full.firstIndex(of: ".") {
             full = String(full[full.index(after: dot)...])
@@ -262,12 +263,27 @@ enum SchemaPointer {
     }
 }
 
+/// The first occurrence of `target` in `text`, Character by Character as `==` compares.
+/// Not `contains(_:)` or `firstRange(of:)`: those come from _StringProcessing, and calling
+/// them links its regex engine (about a megabyte) into every app's library.
+func schemaFirstRange(of target: String, in text: Substring) -> Range<Substring.Index>? {
+    guard let first = target.first else { return nil }
+    let length = target.count
+    var start = text.startIndex
+    while let found = text[start...].firstIndex(of: first) {
+        let candidate = text[found...].prefix(length)
+        if candidate.elementsEqual(target) { return found..<candidate.endIndex }
+        start = text.index(after: found)
+    }
+    return nil
+}
+
 /// Every occurrence of `target` in `text` replaced (no Foundation).
 func schemaReplacing(_ target: String, with replacement: String, in text: String) -> String {
     guard !target.isEmpty else { return text }
     var result = ""
     var rest = Substring(text)
-    while let range = rest.firstRange(of: target) {
+    while let range = schemaFirstRange(of: target, in: rest) {
         result += rest[..<range.lowerBound]
         result += replacement
         rest = rest[range.upperBound...]
