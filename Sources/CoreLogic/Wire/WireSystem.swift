@@ -136,7 +136,7 @@ final class WireSystem<F: Feature> {
                 // already sent this step's patch): the shadow is the current state.
                 out.append("[]")
             } else {
-                try Self.mapErrors("state") { try out.appendPiece { try differ.diff(to: batch.state, into: &$0) } }
+                try Self.mapErrors("state") { try differ.diff(to: batch.state, into: &out.buffer) }
                 emittedRevision = revision
             }
         } else {
@@ -364,7 +364,7 @@ final class WireSystem<F: Feature> {
                 // One patch per step, continuing from the last one emitted.
                 let revision = system.revision
                 writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)
-                guard (try? handlerScratch.appendPiece({ try differ.diff(to: state, into: &$0) })) != nil else { return }
+                guard (try? differ.diff(to: state, into: &handlerScratch.buffer)) != nil else { return }
                 handlerScratch.append(UInt8(ascii: "}"))
                 emittedRevision = revision
                 Self.callWithCString(&handlerScratch, handler)
