@@ -145,9 +145,10 @@ struct _TrackedMark {
     var generation: UInt64
     var count: Int
 
-    /// True when the list cannot have changed: the same point of the same history.
+    /// True when the list cannot have changed: the same point of the same history, or
+    /// empty both times (a new empty list is not a change).
     @inline(__always) func sameContents(as other: _TrackedMark) -> Bool {
-        branch == other.branch && generation == other.generation
+        (branch == other.branch && generation == other.generation) || (count == 0 && other.count == 0)
     }
 }
 

@@ -288,6 +288,9 @@ final class _DiffContext {
                 return
             }
         }
+        // An empty list where there was one is no change, whatever its history (a new
+        // empty list, `items = []`, has a history of its own).
+        if let previous, previous.kind == .tracked, previous.count == 0, array.count == 0 { return }
         if needFullBytes {
             var bytes: [UInt8] = []
             try array._encodeAll(into: &bytes)
