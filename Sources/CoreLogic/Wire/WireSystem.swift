@@ -65,6 +65,7 @@ final class WireSystem<F: Feature> {
             batchScratch.removeAll()
             try writeBatch(system.initialBatch, queued: false, into: &batchScratch)
             out.append(contentsOf: batchScratch.bytes)
+            batchScratch.shrinkIfLarge()
         }
     }
 
@@ -123,6 +124,12 @@ final class WireSystem<F: Feature> {
         batchScratch.removeAll()
         try writeBatch(batch, queued: queued, into: &batchScratch)
         sink(batchScratch.bytes)
+        batchScratch.shrinkIfLarge()
+        if handledState.count > ByteScratch.keptBytes {
+            // The state the handler was given, reused by this batch: not kept either.
+            handledRevision = nil
+            handledState.shrinkIfLarge()
+        }
     }
 
     /// Writes a batch in the current output mode. A queued call's batch (steps 0) reports
@@ -349,6 +356,7 @@ final class WireSystem<F: Feature> {
             // Commands always encode (see writeCommand: a request that cannot is null).
             Self.writeCommand(command, into: &handlerScratch)
             Self.callWithCString(&handlerScratch, handler)
+            handlerScratch.shrinkIfLarge()
         }
     }
 
@@ -368,6 +376,7 @@ final class WireSystem<F: Feature> {
                 handlerScratch.append(UInt8(ascii: "}"))
                 emittedRevision = revision
                 Self.callWithCString(&handlerScratch, handler)
+                handlerScratch.shrinkIfLarge()
             } else {
                 // Kept for the batch of this step (see ``handledState``).
                 handledRevision = nil
@@ -412,11 +421,33 @@ final class WireSystem<F: Feature> {
 /// has grown.
 ///
 /// Its owner calls ``release()`` once, in its deinit, and uses it only under the system's lock.
+///
+/// A buffer that a large state grew is given back after that use (``shrinkIfLarge()``), so
+/// a system keeps memory in proportion to its small batches, not to its largest state.
 struct ByteScratch: _ByteSink {
     var buffer: _ByteBuffer
     private var piece: [UInt8] = []
+    private let initialCapacity: Int
+    /// What a use may leave behind: past this, the memory is given back afterwards. Large
+    /// enough that the batches of a small state never reallocate.
+    static let keptBytes = 64 * 1024
 
-    init(capacity: Int) { buffer = _ByteBuffer(capacity: capacity) }
+    init(capacity: Int) {
+        initialCapacity = capacity
+        buffer = _ByteBuffer(capacity: capacity)
+    }
+
+    /// After a use that wrote more than ``keptBytes``: frees the memory and starts again
+    /// at the initial capacity (the bytes are gone). One comparison otherwise.
+    @inline(__always) mutating func shrinkIfLarge() {
+        if buffer.count > Self.keptBytes { shrink() }
+    }
+
+    private mutating func shrink() {
+        buffer.release()
+        buffer = _ByteBuffer(capacity: initialCapacity)
+        piece = []
+    }
 
     /// Frees the memory; the value must not be used afterwards.
     mutating func release() { buffer.release() }
