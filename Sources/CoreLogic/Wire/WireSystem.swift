@@ -125,11 +125,6 @@ final class WireSystem<F: Feature> {
         try writeBatch(batch, queued: queued, into: &batchScratch)
         sink(batchScratch.bytes)
         batchScratch.shrinkIfLarge()
-        if handledState.count > ByteScratch.keptBytes {
-            // The state the handler was given, reused by this batch: not kept either.
-            handledRevision = nil
-            handledState.shrinkIfLarge()
-        }
     }
 
     /// Writes a batch in the current output mode. A queued call's batch (steps 0) reports
@@ -150,6 +145,11 @@ final class WireSystem<F: Feature> {
             out.append(#"{"state":"#)
             if let handledRevision, handledRevision == system.revision {
                 out.appendBytes(handledState.buffer.buffer)
+                if handledState.count > ByteScratch.keptBytes {
+                    // Used: a large state's copy is not kept either.
+                    self.handledRevision = nil
+                    handledState.shrinkIfLarge()
+                }
             } else {
                 try Self.mapErrors("state") { try out.appendJSON(batch.state) }
             }
@@ -159,13 +159,17 @@ final class WireSystem<F: Feature> {
             if !queued { try writeChangedQueries(batch.state, into: &out) }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(#","effects":["#)
-        for (index, command) in batch.commands.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            Self.writeCommand(command, into: &out)
+        if batch.commands.isEmpty {
+            out.append(#","effects":[],"steps":"#)  // the usual case, in one copy
+        } else {
+            out.append(#","effects":["#)
+            for (index, command) in batch.commands.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeCommand(command, into: &out)
+            }
+            out.append(#"],"steps":"#)
         }
-        out.append(#"],"steps":"#)
-        JSONWriter.writeUInt(UInt64(batch.steps), into: &out)
+        out.appendDecimal(UInt64(batch.steps))
         if !batch.dropped.isEmpty {
             out.append(#","dropped":["#)
             for (index, dropped) in batch.dropped.enumerated() {
@@ -232,9 +236,9 @@ final class WireSystem<F: Feature> {
 
     private func writeRevisionHeader(revision: UInt64, base: UInt64, into out: inout ByteScratch) {
         out.append(#"{"revision":"#)
-        JSONWriter.writeUInt(revision, into: &out)
+        out.appendDecimal(revision)
         out.append(#","base":"#)
-        JSONWriter.writeUInt(base, into: &out)
+        out.appendDecimal(base)
         out.append(#","patch":"#)
     }
 
@@ -443,6 +447,7 @@ struct ByteScratch: _ByteSink {
         if buffer.count > Self.keptBytes { shrink() }
     }
 
+    @inline(never)  // rare: kept out of the callers' hot paths
     private mutating func shrink() {
         buffer.release()
         buffer = _ByteBuffer(capacity: initialCapacity)
@@ -466,6 +471,18 @@ struct ByteScratch: _ByteSink {
     @inline(__always) mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
     @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.appendBytes(bytes) }
+
+    /// Appends `value` in decimal: below 100,000 (revisions, ids) digit by digit, cheaper
+    /// than the general writer's loop and copy.
+    @inline(__always) mutating func appendDecimal(_ value: UInt64) {
+        guard value < 100_000 else { return JSONWriter.writeUInt(value, into: &buffer) }
+        let v = UInt32(truncatingIfNeeded: value)
+        if v >= 10_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10_000)) }
+        if v >= 1_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10)) }
+        if v >= 100 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 100 % 10)) }
+        if v >= 10 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10)) }
+        buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v % 10))
+    }
 
     /// Appends a literal's bytes.
     @inline(__always) mutating func append(_ literal: StaticString) {
