@@ -102,23 +102,19 @@ final class _DirectDiffer<State> {
         let start = out.count
         out.append(UInt8(ascii: "["))
         if changed.count > 0 || previous.count != current.count || memcmp(previous.base, current.base, current.count) != 0 {
-            let failure: Error? = previousMarks.withUnsafeBufferPointer { oldMarks in
-                var walk = _SpanWalk(old: previous.buffer, new: current.buffer, oldMarks: oldMarks, tracked: tracked,
-                                     changed: UnsafeBufferPointer(start: changed.base, count: changed.count),
-                                     spans: spans, path: path, out: out)
-                defer {
-                    // Handed back whatever happened: they may have moved to bigger memory.
-                    out = walk.out
-                    spans = walk.spans
-                    path = walk.path
-                }
-                do {
-                    try walk.compare(0, previous.count, 0, current.count)
-                    return nil
-                } catch {
-                    return error
-                }
+            var walk = _SpanWalk(old: previous.buffer, new: current.buffer, oldMarks: previousMarks, tracked: tracked,
+                                 changed: UnsafeBufferPointer(start: changed.base, count: changed.count),
+                                 spans: spans, path: path, out: out)
+            var failure: Error?
+            do {
+                try walk.compare(0, previous.count, 0, current.count)
+            } catch {
+                failure = error
             }
+            // Handed back whatever happened: they may have moved to bigger memory.
+            out = walk.out
+            spans = walk.spans
+            path = walk.path
             if let failure {
                 out.truncate(to: start)
                 throw failure
@@ -227,7 +223,7 @@ struct _IntStack {
 private struct _SpanWalk {
     let old: UnsafeBufferPointer<UInt8>
     let new: UnsafeBufferPointer<UInt8>
-    let oldMarks: UnsafeBufferPointer<_TrackedMark>
+    let oldMarks: [_TrackedMark]
     unowned(unsafe) let tracked: _TrackedArrayCollector
     /// Offsets in `new` of the references to tracked lists that changed.
     let changed: UnsafeBufferPointer<Int>
@@ -239,7 +235,7 @@ private struct _SpanWalk {
     // Path components: (kind, a, b). Keys are byte spans of a buffer, without quotes.
     private static let newKey = 0, oldKey = 1, index = 2, end = 3
 
-    init(old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, oldMarks: UnsafeBufferPointer<_TrackedMark>,
+    init(old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, oldMarks: [_TrackedMark],
          tracked: _TrackedArrayCollector, changed: UnsafeBufferPointer<Int>, spans: _IntStack, path: _IntStack, out: _ByteBuffer) {
         self.old = old
         self.new = new
@@ -345,14 +341,25 @@ private struct _SpanWalk {
     /// Same bytes, and no changed tracked list among them: the same value.
     @inline(__always) private func same(_ os: Int, _ oe: Int, _ ns: Int, _ ne: Int) -> Bool {
         let n = ne - ns
-        guard oe - os == n, memcmp(old.baseAddress! + os, new.baseAddress! + ns, n) == 0 else { return false }
+        guard oe - os == n, Self.equal(old.baseAddress! + os, new.baseAddress! + ns, n) else { return false }
         for offset in changed where offset >= ns && offset < ne { return false }
         return true
     }
 
     @inline(__always) private static func sameKey(_ a: UnsafeBufferPointer<UInt8>, _ a0: Int, _ a1: Int,
                                                   _ b: UnsafeBufferPointer<UInt8>, _ b0: Int, _ b1: Int) -> Bool {
-        a1 - a0 == b1 - b0 && memcmp(a.baseAddress! + a0, b.baseAddress! + b0, a1 - a0) == 0
+        a1 - a0 == b1 - b0 && equal(a.baseAddress! + a0, b.baseAddress! + b0, a1 - a0)
+    }
+
+    /// `memcmp(a, b, n) == 0`; short spans (keys, numbers) compared in place, cheaper than the call.
+    @inline(__always) private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        if n > 16 { return memcmp(a, b, n) == 0 }
+        var k = 0
+        while k < n {
+            if a[k] != b[k] { return false }
+            k += 1
+        }
+        return true
     }
 
     // MARK: Comparing
@@ -622,6 +629,11 @@ private struct _SpanWalk {
     /// `,"value":` and the new value in `ns..<ne`, its tracked lists written out, and `}`.
     private mutating func value(_ ns: Int, _ ne: Int) throws {
         literal(#","value":"#)
+        if tracked.offsets.isEmpty {
+            out.appendBytes(UnsafeBufferPointer(rebasing: new[ns..<ne]))
+            out.append(UInt8(ascii: "}"))
+            return
+        }
         var from = ns
         for (index, offset) in tracked.offsets.enumerated() where offset >= ns && offset < ne {
             out.appendBytes(UnsafeBufferPointer(rebasing: new[from..<offset]))
