@@ -367,7 +367,9 @@ public final class System<F: Feature> {
             // each step: a handler may install a command handler or an observer.
             ledger.recordsCommands = keepCommands || commandHandler != nil || observer != nil
             if ledger.pending.capacity == 0 && handedCommands.capacity > 0 {
-                // Emptied in place once the last batch is gone (else a new one is made).
+                // Emptied in place once the last batch is gone (else a new one is made, as
+                // before). Not popped one by one: each popped optional command is destroyed
+                // through generic value witnesses, which costs more than this.
                 handedCommands.removeAll(keepingCapacity: true)
                 swap(&ledger.pending, &handedCommands)
             }

@@ -67,24 +67,28 @@ struct EffectLedger {
 
 /// The running effects: id -> owning tracker.
 ///
-/// A system runs a few effects at a time, so they are kept as pairs in two arrays and
+/// A system runs a few effects at a time, so they are kept as pairs in one array and
 /// found by a linear scan of the ids: a lookup is a few comparisons, where a dictionary
 /// hashed, probed and, on insert and remove, rehashed metadata (about 800 instructions
 /// per effect round trip). Past `smallLimit` running effects they move to a dictionary
 /// keyed by id, whose lookups do not grow with their number.
 struct RunningEffects {
-    private var ids: [UInt64] = []
-    private var owners: [Int] = []
-    /// Non-nil once more than `smallLimit` effects ran at once (then `ids` is unused).
+    private struct Pair {
+        var id: UInt64
+        var owner: Int
+    }
+
+    private var pairs: [Pair] = []
+    /// Non-nil once more than `smallLimit` effects ran at once (then `pairs` is unused).
     private var large: [EffectKey: Int]?
 
     static let smallLimit = 16
 
     @inline(__always) private func index(of id: UInt64) -> Int? {
         var i = 0
-        let n = ids.count
+        let n = pairs.count
         while i < n {
-            if ids[i] == id { return i }
+            if pairs[i].id == id { return i }
             i &+= 1
         }
         return nil
@@ -94,7 +98,7 @@ struct RunningEffects {
         get {
             if let large { return large[EffectKey(id: id)] }
             guard let i = index(of: id) else { return nil }
-            return owners[i]
+            return pairs[i].owner
         }
         set {
             if large != nil {
@@ -103,22 +107,20 @@ struct RunningEffects {
             }
             if let i = index(of: id) {
                 if let newValue {
-                    owners[i] = newValue
+                    pairs[i].owner = newValue
                 } else {
                     remove(at: i)
                 }
             } else if let newValue {
-                if ids.count == Self.smallLimit {
+                if pairs.count == Self.smallLimit {
                     var table: [EffectKey: Int] = [:]
-                    for (id, owner) in zip(ids, owners) { table[EffectKey(id: id)] = owner }
+                    for pair in pairs { table[EffectKey(id: pair.id)] = pair.owner }
                     table[EffectKey(id: id)] = newValue
                     large = table
-                    ids = []
-                    owners = []
+                    pairs = []
                     return
                 }
-                ids.append(id)
-                owners.append(newValue)
+                pairs.append(Pair(id: id, owner: newValue))
             }
         }
     }
@@ -126,20 +128,15 @@ struct RunningEffects {
     mutating func removeValue(forKey id: UInt64) -> Int? {
         if large != nil { return large!.removeValue(forKey: EffectKey(id: id)) }
         guard let i = index(of: id) else { return nil }
-        let owner = owners[i]
+        let owner = pairs[i].owner
         remove(at: i)
         return owner
     }
 
     /// Removes pair `i`, moving the last one into its place (the order does not matter).
     @inline(__always) private mutating func remove(at i: Int) {
-        let last = ids.count - 1
-        if i != last {
-            ids[i] = ids[last]
-            owners[i] = owners[last]
-        }
-        ids.removeLast()
-        owners.removeLast()
+        let last = pairs.removeLast()
+        if i < pairs.count { pairs[i] = last }
     }
 }
 
