@@ -161,10 +161,10 @@ final class _TrackedArrayCollector {
     static let referenceSize = 5
 
     @inline(__always) func begin() {
-        if !marks.isEmpty {
-            marks.removeAll(keepingCapacity: true)
-            offsets.removeAll(keepingCapacity: true)
-        }
+        // Each on its own: after a diff `marks` holds the marks of the state before (swapped
+        // with the differ's), which may be fewer than the offsets of the last one written.
+        if !marks.isEmpty { marks.removeAll(keepingCapacity: true) }
+        if !offsets.isEmpty { offsets.removeAll(keepingCapacity: true) }
     }
 
     @inline(__always) func releaseArrays() {

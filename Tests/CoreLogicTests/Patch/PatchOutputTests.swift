@@ -508,6 +508,20 @@ final class PatchOutputTests: XCTestCase {
         XCTAssertEqual(String(decoding: patch, as: UTF8.self), "[]")
     }
 
+    func testTheFirstDiffAfterAResetSeesATrackedListThatMoved() throws {
+        // The list's reference moves (a longer query before it) and the list changes, in
+        // the first diff after the baseline.
+        var state = Search.State()
+        let differ = StateDiffer<Search.State>()
+        try differ.reset(to: state)
+        state.query = "swift"
+        state.items = [Search.Repository(id: 1, name: "a/b", stars: 10)]
+        var patch: [UInt8] = []
+        try differ.diff(to: state, into: &patch)
+        XCTAssertEqual(String(decoding: patch, as: UTF8.self),
+                       #"[{"op":"replace","path":"/query","value":"swift"},{"op":"replace","path":"/items","value":[{"id":1,"name":"a/b","stars":10}]}]"#)
+    }
+
     func testTheByteDifferKeepsTheLastStateWhenAnElementCannotBeWritten() throws {
         var state = Search.State(query: "q")
         let differ = StateDiffer<Search.State>()
