@@ -366,13 +366,7 @@ public final class System<F: Feature> {
             // made: the ledger still hands out ids and keeps the running set. Read before
             // each step: a handler may install a command handler or an observer.
             ledger.recordsCommands = keepCommands || commandHandler != nil || observer != nil
-            if ledger.pending.capacity == 0 && handedCommands.capacity > 0 {
-                // Emptied in place once the last batch is gone (else a new one is made, as
-                // before). Not popped one by one: each popped optional command is destroyed
-                // through generic value witnesses, which costs more than this.
-                handedCommands.removeAll(keepingCapacity: true)
-                swap(&ledger.pending, &handedCommands)
-            }
+            if ledger.pending.capacity == 0 && handedCommands.capacity > 0 { reuseHandedCommands() }
             // The trackers read the state where it is (see EffectTracker.step): no copy.
             withUnsafeMutablePointer(to: &currentState) { Self.evaluate(trackers, $0, &ledger, into: &commands) }
         }
@@ -384,6 +378,16 @@ public final class System<F: Feature> {
             index += 1
         }
         if !closed, let handler = stateHandler { handler(currentState) }
+    }
+
+    /// Takes back the storage of the last batch's commands for this step's.
+    @inline(never)  // out of the step's inlined body, which every feature runs
+    private func reuseHandedCommands() {
+        // Emptied in place once the last batch is gone (else a new one is made, as before).
+        // Not popped one by one: each popped optional command is destroyed through generic
+        // value witnesses, which costs more than this.
+        handedCommands.removeAll(keepingCapacity: true)
+        swap(&ledger.pending, &handedCommands)
     }
 
     private static func evaluate(
