@@ -45,6 +45,21 @@ func searchFailureLoop(_ n: Int) throws -> Int {
     return 2 * n
 }
 
+/// The playcatch round trip of the C driver, in process: the human throws (the timer
+/// effect starts), the timer's answer is delivered (the finished timer is cancelled).
+@inline(never)
+func playcatchRoundTrip(_ n: Int) throws -> Int {
+    let system = System<Playcatch>()
+    var timer: UInt64 = 1
+    for _ in 0..<n {
+        expectApplied(try system.send(.humanThrows), "humanThrows")
+        expectApplied(try system.deliver(timer, .machineThrows), "machineThrows")
+        timer += 1
+    }
+    guard system.state.throwCount == 2 * n else { exit(1) }
+    return 2 * n
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let n = Int(arguments[2]) else {
     print("usage: InstructionBench PATH N")
@@ -54,6 +69,7 @@ let events: Int
 switch arguments[1] {
 case "counter": events = try counterSend(n)
 case "search": events = try searchFailureLoop(n)
+case "playcatch": events = try playcatchRoundTrip(n)
 default:
     print("InstructionBench: unknown path \(arguments[1])")
     exit(2)

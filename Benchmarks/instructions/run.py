@@ -9,7 +9,14 @@ machine's load, unlike a time.
 
     python3 Benchmarks/instructions/run.py ABI_DRIVER SWIFT_DRIVER LIBRARY [--check]
 
---check exits non-zero when a path misses its target (the targets of issue 17).
+--check exits non-zero when a path misses its target. After the paths come the derived
+figures, each with its target: patch output against full output on the same path; the
+crossover (the fewest items at which a search batch in patch mode costs no more than in
+full mode, on an event that leaves the items alone); patch mode from 0 to 100,000 items
+(the cost at N over the cost at 0, untouched and with a 10-item page appended); and the
+heap one system holds after its first batch over what it held once created, for a
+10,000-item search state in full mode (measured with the C library's malloc counters,
+outside callgrind).
 """
 
 from __future__ import annotations
@@ -28,22 +35,43 @@ PYTHON_SMALL, PYTHON_LARGE = 200, 1200
 # (label, driver kind, path argument, target instructions per event or None)
 ROWS = [
     ("C ABI counter \"increment\", with batch", "abi", "counter-batch", 1500),
+    ("C ABI counter \"increment\", with batch, patch output", "abi", "counter-patch", None),
     ("C ABI counter \"increment\", NULL batch", "abi", "counter-null", 600),
     ("C ABI counter {\"increment\":{}}, NULL batch", "abi", "counter-object-null", None),
     ("C ABI search loadFailed/retry, canonical, NULL batch", "abi", "search-canonical", 3000),
     ("C ABI search loadFailed/retry, short forms, NULL batch", "abi", "search-short", None),
     ("C ABI search loadFailed/retry, canonical, with batch", "abi", "search-canonical-batch", None),
+    ("C ABI search loadFailed/retry, canonical, with batch, patch output", "abi", "search-canonical-patch", None),
     ("C ABI search cycle (query + 10-item page), batches", "abi", "search-cycle", None),
-    ("C ABI playcatch effect round trip, batches", "abi", "playcatch", None),
+    ("C ABI playcatch effect round trip, batches", "abi", "playcatch", 2500),
     ("C ABI counter, journal (interval), NULL batch", "abi", "counter-journal", None),
     ("Swift System<Counter>.send(.increment)", "swift", "counter", 300),
     ("Swift System<Search> loadFailed/retry", "swift", "search", None),
+    ("Swift System<Playcatch> effect round trip (send + deliver)", "swift", "playcatch", 900),
     ("Python system.send(\"increment\") -> Batch", "python", "counter", None),
 ]
 
 # Non-canonical forms must cost at most this much more than the canonical ones.
 FORM_PAIRS = [("counter-object-null", "counter-null"), ("search-short", "search-canonical")]
 FORM_RATIO = 1.2
+
+# Patch output must cost at most this much more than full output on the same path.
+PATCH_PAIRS = [("counter-patch", "counter-batch"), ("search-canonical-patch", "search-canonical-batch")]
+PATCH_RATIO = 1.3
+
+# Search batches on a state of N items, loadFailed/retry (the items untouched), full
+# output against patch output: where patches become the cheaper output.
+CROSSOVER_ITEMS = [0, 1, 2, 5, 10, 20, 50]
+CROSSOVER_TARGET = 5
+# Patch output from 0 to 100,000 items: untouched, and a 10-item page appended
+# (reachedBottom + pageLoaded). The cost at N over the cost at 0.
+SCALING_ITEMS = [0, 1000, 10000, 100000]
+SCALING_RATIO = 1.1
+# Repetitions for the scaling rows, whose set-up (a state of up to 100,000 items) is slow
+# under callgrind: fewer, since the difference is what counts.
+SCALING_SMALL, SCALING_LARGE = 100, 600
+MEMORY_ITEMS = 10000
+MEMORY_RATIO = 1.2
 
 
 def instructions(command: list[str], env: dict[str, str]) -> int:
@@ -69,7 +97,8 @@ def main() -> int:
     parser.add_argument("swift_driver")
     parser.add_argument("library")
     parser.add_argument("--check", action="store_true", help="fail when a target is missed")
-    parser.add_argument("--only", help="run only the paths whose argument contains this text")
+    parser.add_argument("--only", help="run only the paths whose argument contains this text "
+                        "(crossover, scaling, memory: those sections)")
     args = parser.parse_args()
     env = dict(os.environ)
 
@@ -81,27 +110,81 @@ def main() -> int:
         return [sys.executable, str(HERE / "python_driver.py"), str(n), args.library]
 
     results: dict[str, float] = {}
-    print(f"{'path (instructions per event)':<58} {'instructions':>12} {'target':>8}")
+    print(f"{'path (instructions per event)':<70} {'instructions':>12} {'target':>8}")
     missed = []
+
+    def measure(kind: str, path: str, small: int, large: int) -> float:
+        events = events_in(command(kind, path, large), env) - events_in(command(kind, path, small), env)
+        return (instructions(command(kind, path, large), env) - instructions(command(kind, path, small), env)) / events
+
+    def wanted(path: str) -> bool:
+        return not args.only or args.only in path
+
     for label, kind, path, target in ROWS:
-        if args.only and args.only not in path:
+        if not wanted(path):
             continue
         small, large = (PYTHON_SMALL, PYTHON_LARGE) if kind == "python" else (N_SMALL, N_LARGE)
-        events = events_in(command(kind, path, large), env) - events_in(command(kind, path, small), env)
-        cost = (instructions(command(kind, path, large), env) - instructions(command(kind, path, small), env)) / events
+        cost = measure(kind, path, small, large)
         results[path] = cost
         mark = ""
         if target is not None:
             mark = f"{target:>8,}"
             if cost > target:
                 missed.append(f"{label}: {cost:,.0f} > {target:,}")
-        print(f"{label:<58} {cost:>12,.0f} {mark}", flush=True)
+        print(f"{label:<70} {cost:>12,.0f} {mark}", flush=True)
     for other, canonical in FORM_PAIRS:
         if other in results and canonical in results:
             ratio = results[other] / results[canonical]
             print(f"ratio {other} / {canonical}: {ratio:.2f} (target <= {FORM_RATIO})")
             if ratio > FORM_RATIO:
                 missed.append(f"{other} / {canonical}: {ratio:.2f} > {FORM_RATIO}")
+    for patch, full in PATCH_PAIRS:
+        if patch in results and full in results:
+            ratio = results[patch] / results[full]
+            print(f"ratio {patch} / {full}: {ratio:.2f} (target <= {PATCH_RATIO})")
+            if ratio > PATCH_RATIO:
+                missed.append(f"{patch} / {full}: {ratio:.2f} > {PATCH_RATIO}")
+
+    if wanted("untouched") or wanted("crossover"):
+        print(f"\nsearch loadFailed/retry with batch, N items untouched (instructions per event)")
+        print(f"{'N':>8} {'full':>10} {'patch':>10} {'patch/full':>10}")
+        crossover = None
+        for items in CROSSOVER_ITEMS:
+            full = measure("abi", f"untouched-full:{items}", N_SMALL, N_LARGE)
+            patch = measure("abi", f"untouched-patch:{items}", N_SMALL, N_LARGE)
+            results[f"untouched-patch:{items}"] = patch
+            if crossover is None and patch <= full:
+                crossover = items
+            print(f"{items:>8,} {full:>10,.0f} {patch:>10,.0f} {patch / full:>10.2f}", flush=True)
+        shown = f"{crossover:,} items" if crossover is not None else f"more than {CROSSOVER_ITEMS[-1]:,} items"
+        print(f"crossover (patch <= full): {shown} (target <= {CROSSOVER_TARGET})")
+        if crossover is None or crossover > CROSSOVER_TARGET:
+            missed.append(f"crossover: {shown} > {CROSSOVER_TARGET}")
+
+    if wanted("scaling"):
+        print(f"\npatch output, state of N items (instructions per event, ratio to N = 0)")
+        print(f"{'N':>8} {'untouched':>10} {'ratio':>6} {'10-item append':>15} {'ratio':>6}")
+        base: dict[str, float] = {}
+        for items in SCALING_ITEMS:
+            row = []
+            for name in ("untouched-patch", "append-patch"):
+                cost = measure("abi", f"{name}:{items}", SCALING_SMALL, SCALING_LARGE)
+                base.setdefault(name, cost)
+                row.append((cost, cost / base[name]))
+                if cost / base[name] > SCALING_RATIO:
+                    missed.append(f"{name} at {items:,} items: {cost / base[name]:.2f}x the cost at 0 > {SCALING_RATIO}")
+            print(f"{items:>8,} {row[0][0]:>10,.0f} {row[0][1]:>6.2f} {row[1][0]:>15,.0f} {row[1][1]:>6.2f}", flush=True)
+
+    if wanted("memory"):
+        out = subprocess.run([args.abi_driver, f"memory:{MEMORY_ITEMS}", "1"], capture_output=True,
+                             text=True, env=env, check=True).stdout.split()
+        created, batched = int(out[0]), int(out[1])
+        ratio = batched / created
+        print(f"\nheap of one search system, {MEMORY_ITEMS:,} items, full output: {created:,} bytes created, "
+              f"{batched:,} after the first batch: {ratio:.2f}x (target <= {MEMORY_RATIO})")
+        if ratio > MEMORY_RATIO:
+            missed.append(f"memory after the first batch: {ratio:.2f}x > {MEMORY_RATIO}")
+
     if args.check and missed:
         print("targets missed:\n  " + "\n  ".join(missed))
         return 1

@@ -145,6 +145,10 @@ public final class System<F: Feature> {
     /// Only `drain` and the two submits touch it, under `lock`, and a handler's call is
     /// queued before reaching it: accesses never overlap.
     @exclusivity(unchecked) private var callCommands: [EffectCommand] = []
+    /// The commands of the last batch handed out: their storage is taken back for the next
+    /// step's commands once the caller let go of the batch, instead of a new one allocated
+    /// and grown per batch. Only `run` and `step` touch it, under `lock`.
+    @exclusivity(unchecked) private var handedCommands: [EffectCommand] = []
     /// The inputs of the call being drained that ``willApply`` rejected (as `callCommands`).
     @exclusivity(unchecked) private var callDropped: [DroppedInput] = []
     @exclusivity(unchecked) private var queue: [Input] = []
@@ -287,7 +291,10 @@ public final class System<F: Feature> {
         case .ran(let steps):
             // The batch takes the commands' storage; the next step starts a new one.
             var commands: [EffectCommand] = []
-            if !callCommands.isEmpty { swap(&commands, &callCommands) }
+            if !callCommands.isEmpty {
+                swap(&commands, &callCommands)
+                handedCommands = commands
+            }
             var dropped: [DroppedInput] = []
             if !callDropped.isEmpty { swap(&dropped, &callDropped) }
             return .applied(Batch(state: currentState, commands: commands, steps: steps, dropped: dropped))
@@ -382,6 +389,7 @@ public final class System<F: Feature> {
             // made: the ledger still hands out ids and keeps the running set. Read before
             // each step: a handler may install a command handler or an observer.
             ledger.recordsCommands = keepCommands || commandHandler != nil || observer != nil
+            if ledger.pending.capacity == 0 && handedCommands.capacity > 0 { reuseHandedCommands() }
             // The trackers read the state where it is (see EffectTracker.step): no copy.
             withUnsafeMutablePointer(to: &currentState) { Self.evaluate(trackers, $0, &ledger, into: &commands) }
         }
@@ -393,6 +401,16 @@ public final class System<F: Feature> {
             index += 1
         }
         if !closed, let handler = stateHandler { handler(currentState) }
+    }
+
+    /// Takes back the storage of the last batch's commands for this step's.
+    @inline(never)  // out of the step's inlined body, which every feature runs
+    private func reuseHandedCommands() {
+        // Emptied in place once the last batch is gone (else a new one is made, as before).
+        // Not popped one by one: each popped optional command is destroyed through generic
+        // value witnesses, which costs more than this.
+        handedCommands.removeAll(keepingCapacity: true)
+        swap(&ledger.pending, &handedCommands)
     }
 
     private static func evaluate(

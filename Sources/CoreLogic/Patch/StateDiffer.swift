@@ -22,16 +22,34 @@
 /// State types must be values (structs, enums, arrays, strings, dictionaries, numbers);
 /// a class instance reachable from the state must be immutable. A type whose encoding uses
 /// `superEncoder` is handled by replacing the whole state every time.
+///
+/// A state with a direct JSON conformance (`JSONDirectCodable`) is not walked through
+/// `Encodable`: ``_DirectDiffer`` compares the bytes of its last and new JSON instead,
+/// and writes the same operations.
 final class StateDiffer<State: Encodable> {
-    private var root: _DiffNode?
+    // Unchecked exclusivity: a differ is used by its owner under the system's lock, one
+    // call at a time, and no access to these overlaps another.
+    @exclusivity(unchecked) private var root: _DiffNode?
     /// True once a state used an encoding the shadow cannot follow: every patch is then
     /// one `replace` of the whole state.
-    private var opaque = false
+    @exclusivity(unchecked) private var opaque = false
+    /// The byte differ, for a state with a direct conformance (nil: the shadow tree).
+    @exclusivity(unchecked) private var direct: _DirectDiffer<State>?
 
-    init() {}
+    /// - Parameter direct: false to use the shadow tree even for a state with a direct
+    ///   conformance (tests compare both).
+    init(direct: Bool = true) {
+        self.direct = direct ? _DirectDiffer<State>.make() : nil
+    }
 
     /// Starts over from `state`, as if the host had just received it whole. O(state).
     func reset(to state: State) throws {
+        opaque = false
+        if let direct {
+            if direct.reset(to: state) { return }
+            // Its `writeJSON` declined this state (the `Codable` path decides): the tree.
+            self.direct = nil
+        }
         let context = _DiffContext(needFullBytes: false)
         let node = try context.visit(state, previous: nil)
         context.clearPending()
@@ -44,8 +62,35 @@ final class StateDiffer<State: Encodable> {
     /// On error (a value that cannot be encoded), nothing is appended and the last state
     /// stays the one before.
     func diff(to state: State, into out: inout [UInt8]) throws {
+        if let direct, !opaque {
+            var buffer = _ByteBuffer(capacity: 256)
+            defer { buffer.release() }
+            if try direct.diff(to: state, into: &buffer) {
+                out.append(contentsOf: buffer.buffer)
+                return
+            }
+        }
+        try treeDiff(to: state, into: &out)
+    }
+
+    /// `diff(to:into:)` appending to a byte buffer (a batch's), in its memory.
+    func diff(to state: State, into out: inout _ByteBuffer) throws {
+        if let direct, !opaque, try direct.diff(to: state, into: &out) { return }
+        var bytes: [UInt8] = []
+        try treeDiff(to: state, into: &bytes)
+        bytes.withUnsafeBufferPointer { out.appendBytes($0) }
+    }
+
+    private func treeDiff(to state: State, into out: inout [UInt8]) throws {
         if opaque {
             try writeWholeReplacement(state, into: &out)
+            return
+        }
+        if direct != nil {
+            // The byte differ's state cannot be written directly, but may be through
+            // `Codable` (or this throws, and nothing changed): whole states from now on.
+            try writeWholeReplacement(state, into: &out)
+            opaque = true
             return
         }
         let context = _DiffContext(needFullBytes: true)
@@ -243,6 +288,9 @@ final class _DiffContext {
                 return
             }
         }
+        // An empty list where there was one is no change, whatever its history (a new
+        // empty list, `items = []`, has a history of its own).
+        if let previous, previous.kind == .tracked, previous.count == 0, array.count == 0 { return }
         if needFullBytes {
             var bytes: [UInt8] = []
             try array._encodeAll(into: &bytes)

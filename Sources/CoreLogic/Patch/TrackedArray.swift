@@ -159,7 +159,14 @@ extension TrackedArray: Decodable where Element: Decodable {
 }
 
 extension TrackedArray: JSONDirectCodable where Element: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws { try storage.elements.writeJSON(to: &out) }
+    public func writeJSON(to out: inout JSONOutput) throws {
+        // Written for the differ: a reference to this list, whose history it reads.
+        if let differ = out.trackedArrays {
+            differ.takeUnretainedValue().record(self, into: &out)
+            return
+        }
+        try storage.elements.writeJSON(to: &out)
+    }
 
     public static func readJSON(from input: inout JSONInput) throws -> TrackedArray {
         TrackedArray(try [Element].readJSON(from: &input))
@@ -246,6 +253,8 @@ protocol _ChangeTrackedArray {
     func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>?
     func _encodeElement(at index: Int, into out: inout [UInt8]) throws
     func _encodeAll(into out: inout [UInt8]) throws
+    func _writeElement(at index: Int, into out: inout _ByteBuffer) throws
+    func _writeAll(into out: inout _ByteBuffer) throws
 }
 
 extension TrackedArray: _ChangeTrackedArray where Element: Encodable {
@@ -261,6 +270,14 @@ extension TrackedArray: _ChangeTrackedArray where Element: Encodable {
     }
 
     func _encodeAll(into out: inout [UInt8]) throws {
+        try JSONCoding.encode(storage.elements, into: &out)
+    }
+
+    func _writeElement(at index: Int, into out: inout _ByteBuffer) throws {
+        try JSONCoding.encode(storage.elements[index], into: &out)
+    }
+
+    func _writeAll(into out: inout _ByteBuffer) throws {
         try JSONCoding.encode(storage.elements, into: &out)
     }
 }

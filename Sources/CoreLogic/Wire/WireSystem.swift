@@ -65,6 +65,7 @@ final class WireSystem<F: Feature> {
             batchScratch.removeAll()
             try writeBatch(system.initialBatch, queued: false, into: &batchScratch)
             out.append(contentsOf: batchScratch.bytes)
+            batchScratch.shrinkIfLarge()
         }
     }
 
@@ -123,6 +124,7 @@ final class WireSystem<F: Feature> {
         batchScratch.removeAll()
         try writeBatch(batch, queued: queued, into: &batchScratch)
         sink(batchScratch.bytes)
+        batchScratch.shrinkIfLarge()
     }
 
     /// Writes a batch in the current output mode. A queued call's batch (steps 0) reports
@@ -136,13 +138,18 @@ final class WireSystem<F: Feature> {
                 // already sent this step's patch): the shadow is the current state.
                 out.append("[]")
             } else {
-                try Self.mapErrors("state") { try out.appendPiece { try differ.diff(to: batch.state, into: &$0) } }
+                try Self.mapErrors("state") { try differ.diff(to: batch.state, into: &out.buffer) }
                 emittedRevision = revision
             }
         } else {
             out.append(#"{"state":"#)
             if let handledRevision, handledRevision == system.revision {
                 out.appendBytes(handledState.buffer.buffer)
+                if handledState.count > ByteScratch.keptBytes {
+                    // Used: a large state's copy is not kept either.
+                    self.handledRevision = nil
+                    handledState.shrinkIfLarge()
+                }
             } else {
                 try Self.mapErrors("state") { try out.appendJSON(batch.state) }
             }
@@ -152,13 +159,17 @@ final class WireSystem<F: Feature> {
             if !queued { try writeChangedQueries(batch.state, into: &out) }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(#","effects":["#)
-        for (index, command) in batch.commands.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            Self.writeCommand(command, into: &out)
+        if batch.commands.isEmpty {
+            out.append(#","effects":[],"steps":"#)  // the usual case, in one copy
+        } else {
+            out.append(#","effects":["#)
+            for (index, command) in batch.commands.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeCommand(command, into: &out)
+            }
+            out.append(#"],"steps":"#)
         }
-        out.append(#"],"steps":"#)
-        JSONWriter.writeUInt(UInt64(batch.steps), into: &out)
+        out.appendDecimal(UInt64(batch.steps))
         if !batch.dropped.isEmpty {
             out.append(#","dropped":["#)
             for (index, dropped) in batch.dropped.enumerated() {
@@ -225,9 +236,9 @@ final class WireSystem<F: Feature> {
 
     private func writeRevisionHeader(revision: UInt64, base: UInt64, into out: inout ByteScratch) {
         out.append(#"{"revision":"#)
-        JSONWriter.writeUInt(revision, into: &out)
+        out.appendDecimal(revision)
         out.append(#","base":"#)
-        JSONWriter.writeUInt(base, into: &out)
+        out.appendDecimal(base)
         out.append(#","patch":"#)
     }
 
@@ -349,6 +360,7 @@ final class WireSystem<F: Feature> {
             // Commands always encode (see writeCommand: a request that cannot is null).
             Self.writeCommand(command, into: &handlerScratch)
             Self.callWithCString(&handlerScratch, handler)
+            handlerScratch.shrinkIfLarge()
         }
     }
 
@@ -364,10 +376,11 @@ final class WireSystem<F: Feature> {
                 // One patch per step, continuing from the last one emitted.
                 let revision = system.revision
                 writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)
-                guard (try? handlerScratch.appendPiece({ try differ.diff(to: state, into: &$0) })) != nil else { return }
+                guard (try? differ.diff(to: state, into: &handlerScratch.buffer)) != nil else { return }
                 handlerScratch.append(UInt8(ascii: "}"))
                 emittedRevision = revision
                 Self.callWithCString(&handlerScratch, handler)
+                handlerScratch.shrinkIfLarge()
             } else {
                 // Kept for the batch of this step (see ``handledState``).
                 handledRevision = nil
@@ -412,11 +425,34 @@ final class WireSystem<F: Feature> {
 /// has grown.
 ///
 /// Its owner calls ``release()`` once, in its deinit, and uses it only under the system's lock.
+///
+/// A buffer that a large state grew is given back after that use (``shrinkIfLarge()``), so
+/// a system keeps memory in proportion to its small batches, not to its largest state.
 struct ByteScratch: _ByteSink {
     var buffer: _ByteBuffer
     private var piece: [UInt8] = []
+    private let initialCapacity: Int
+    /// What a use may leave behind: past this, the memory is given back afterwards. Large
+    /// enough that the batches of a small state never reallocate.
+    static let keptBytes = 64 * 1024
 
-    init(capacity: Int) { buffer = _ByteBuffer(capacity: capacity) }
+    init(capacity: Int) {
+        initialCapacity = capacity
+        buffer = _ByteBuffer(capacity: capacity)
+    }
+
+    /// After a use that wrote more than ``keptBytes``: frees the memory and starts again
+    /// at the initial capacity (the bytes are gone). One comparison otherwise.
+    @inline(__always) mutating func shrinkIfLarge() {
+        if buffer.count > Self.keptBytes { shrink() }
+    }
+
+    @inline(never)  // rare: kept out of the callers' hot paths
+    private mutating func shrink() {
+        buffer.release()
+        buffer = _ByteBuffer(capacity: initialCapacity)
+        piece = []
+    }
 
     /// Frees the memory; the value must not be used afterwards.
     mutating func release() { buffer.release() }
@@ -435,6 +471,18 @@ struct ByteScratch: _ByteSink {
     @inline(__always) mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
     @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.appendBytes(bytes) }
+
+    /// Appends `value` in decimal: below 100,000 (revisions, ids) digit by digit, cheaper
+    /// than the general writer's loop and copy.
+    @inline(__always) mutating func appendDecimal(_ value: UInt64) {
+        guard value < 100_000 else { return JSONWriter.writeUInt(value, into: &buffer) }
+        let v = UInt32(truncatingIfNeeded: value)
+        if v >= 10_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10_000)) }
+        if v >= 1_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10)) }
+        if v >= 100 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 100 % 10)) }
+        if v >= 10 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10)) }
+        buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v % 10))
+    }
 
     /// Appends a literal's bytes.
     @inline(__always) mutating func append(_ literal: StaticString) {

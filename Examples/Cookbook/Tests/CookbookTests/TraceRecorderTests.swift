@@ -60,7 +60,7 @@ final class TraceRecorderTests: XCTestCase {
         XCTAssertEqual(try search.complete(1, batch: nil), .ok)
         XCTAssertEqual(Array(capture.lines.dropFirst()), [
             #"{"seq":1,"input":"send","event":{"queryChanged":{"text":"sw"}},"status":"ok","revision":1,"#
-                + #""patch":[{"op":"replace","path":"/query","value":"sw"},{"op":"replace","path":"/items","value":[]},"#
+                + #""patch":[{"op":"replace","path":"/query","value":"sw"},"#
                 + #"{"op":"add","path":"/nextURL","value":"/search/repositories?q=sw"},{"op":"replace","path":"/shouldLoadNextPage","value":true}],"#
                 + #""queries":{"isLoadingNextPage":true},"#
                 + #""effects":[{"start":{"id":1,"feedback":"loadPage","request":{"url":"/search/repositories?q=sw"}}}],"ns":100}"# + "\n",

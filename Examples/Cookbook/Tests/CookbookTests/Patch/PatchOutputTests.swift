@@ -427,6 +427,116 @@ final class PatchOutputTests: XCTestCase {
         XCTAssertTrue(String(decoding: batch, as: UTF8.self).contains(#""queries":{"canLoadMore":true},"effects""#))
     }
 
+    func testANewEmptyListIsNoChange() throws {
+        // queryChanged assigns a new empty list to the empty one: nothing to patch.
+        let system = try makeSystem("search")
+        let mirror = try Mirror(system)
+        var batch: [UInt8] = []
+        XCTAssertEqual(try send(system, #"{"queryChanged":{"text":"sw"}}"#, &batch), .ok)
+        let patch = try mirror.apply(batch: batch)["patch"]
+        XCTAssertEqual(patch.map(JSONWriter.string),
+                       #"[{"op":"replace","path":"/query","value":"sw"},{"op":"add","path":"/nextURL","value":"/search/repositories?q=sw"},{"op":"replace","path":"/shouldLoadNextPage","value":true}]"#)
+        XCTAssertTrue(TestPatch.same(mirror.state, try mirror.fullState()))
+
+        // The same through the shadow tree (a state without a direct conformance).
+        var state = ListState()
+        let differ = StateDiffer<ListState>()
+        try differ.reset(to: state)
+        state.tracked = []
+        var bytes: [UInt8] = []
+        try differ.diff(to: state, into: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "[]")
+    }
+
+    /// The byte differ (a state with a direct conformance) writes exactly the operations
+    /// of the shadow tree, for random changes to every part of the search state.
+    func testTheByteDifferWritesTheTreeDiffersPatches() throws {
+        var random = SeededGenerator(seed: 11)
+        var state = Search.State()
+        let bytes = StateDiffer<Search.State>()
+        let tree = StateDiffer<Search.State>(direct: false)
+        try bytes.reset(to: state)
+        try tree.reset(to: state)
+        var mirror = try JSONCoding.encodeToValue(state)
+        func repository(_ n: Int) -> Search.Repository {
+            Search.Repository(id: Int64(n), name: n % 5 == 0 ? "a/b~\"\(n)\"\u{E9}" : "r\(n)", stars: n % 7)
+        }
+        for round in 0..<3000 {
+            var copy: Search.State? = nil
+            switch Int.random(in: 0..<14, using: &random) {
+            case 0: state.items.append(repository(round))
+            case 1: state.items.append(contentsOf: (0..<Int.random(in: 0..<12, using: &random)).map { repository(round * 100 + $0) })
+            case 2: if !state.items.isEmpty { state.items[Int.random(in: 0..<state.items.count, using: &random)].stars += 1 }
+            case 3: if !state.items.isEmpty { state.items.remove(at: Int.random(in: 0..<state.items.count, using: &random)) }
+            case 4: state.items.insert(repository(round), at: Int.random(in: 0...state.items.count, using: &random))
+            case 5: if Int.random(in: 0..<10, using: &random) == 0 { state.items = [] }
+            case 6:
+                copy = state
+                var items = state.items
+                items.append(repository(-round))
+                state.items = items
+            case 7: state.query = ["", "q", "sw/ift", "q~1"][Int.random(in: 0..<4, using: &random)]
+            case 8: state.nextURL = Bool.random(using: &random) ? nil : "/p\(round % 3)"
+            case 9: state.shouldLoadNextPage.toggle()
+            case 10: state.lastError = [nil, .offline, .rateLimited(retryAfter: 1.5), .rateLimited(retryAfter: 2)][Int.random(in: 0..<4, using: &random)]
+            case 11: state = Search.State(query: "x", items: (0..<Int.random(in: 0..<4, using: &random)).map(repository))
+            case 12: if !state.items.isEmpty { state.items.removeLast() }
+            default: break
+            }
+            _ = copy
+            var fromBytes: [UInt8] = []
+            var fromTree: [UInt8] = []
+            try bytes.diff(to: state, into: &fromBytes)
+            try tree.diff(to: state, into: &fromTree)
+            XCTAssertEqual(String(decoding: fromBytes, as: UTF8.self), String(decoding: fromTree, as: UTF8.self), "round \(round)")
+            mirror = try TestPatch.apply(try JSONParser.parse(fromBytes), to: mirror)
+            XCTAssertTrue(TestPatch.same(mirror, try JSONCoding.encodeToValue(state)), "round \(round)")
+        }
+    }
+
+    func testTheByteDifferEmitsNothingForAnUnchangedState() throws {
+        var state = Search.State(query: "q", items: (0..<100).map { Search.Repository(id: Int64($0), name: "r", stars: 1) })
+        let differ = StateDiffer<Search.State>()
+        try differ.reset(to: state)
+        var patch: [UInt8] = []
+        try differ.diff(to: state, into: &patch)
+        XCTAssertEqual(String(decoding: patch, as: UTF8.self), "[]")
+        state.items.append(Search.Repository(id: 1000, name: "n", stars: 2))
+        patch = []
+        try differ.diff(to: state, into: &patch)
+        XCTAssertEqual(String(decoding: patch, as: UTF8.self), #"[{"op":"add","path":"/items/-","value":{"id":1000,"name":"n","stars":2}}]"#)
+        patch = []
+        try differ.diff(to: state, into: &patch)
+        XCTAssertEqual(String(decoding: patch, as: UTF8.self), "[]")
+    }
+
+    func testTheFirstDiffAfterAResetSeesATrackedListThatMoved() throws {
+        // The list's reference moves (a longer query before it) and the list changes, in
+        // the first diff after the baseline.
+        var state = Search.State()
+        let differ = StateDiffer<Search.State>()
+        try differ.reset(to: state)
+        state.query = "swift"
+        state.items = [Search.Repository(id: 1, name: "a/b", stars: 10)]
+        var patch: [UInt8] = []
+        try differ.diff(to: state, into: &patch)
+        XCTAssertEqual(String(decoding: patch, as: UTF8.self),
+                       #"[{"op":"replace","path":"/query","value":"swift"},{"op":"replace","path":"/items","value":[{"id":1,"name":"a/b","stars":10}]}]"#)
+    }
+
+    func testTheByteDifferKeepsTheLastStateWhenAnElementCannotBeWritten() throws {
+        var state = Search.State(query: "q")
+        let differ = StateDiffer<Search.State>()
+        try differ.reset(to: state)
+        state.lastError = .rateLimited(retryAfter: .infinity)
+        var patch: [UInt8] = []
+        XCTAssertThrowsError(try differ.diff(to: state, into: &patch))
+        XCTAssertEqual(patch, [])
+        state.lastError = .offline
+        try differ.diff(to: state, into: &patch)
+        XCTAssertEqual(String(decoding: patch, as: UTF8.self), #"[{"op":"add","path":"/lastError","value":{"offline":{}}}]"#)
+    }
+
     func testSearchPageAppendIsAPatchOfTheNewItems() throws {
         let items = (0..<1000).map { #"{"id":\#($0),"name":"r\#($0)","stars":1}"# }.joined(separator: ",")
         let system = try makeSystem("search", state: #"{"query":"q","items":[\#(items)],"nextURL":"/p2","shouldLoadNextPage":true}"#)
