@@ -161,7 +161,7 @@ int corelogic_features(char **out_json);
  *   "droppedInput"               an element of a batch's "dropped" (see send)
  *   "queries", "patchOperation", "stateChange", "stateAtRevision"   the other envelopes
  * The other members are the feature's structs and enums, named after the Swift type
- * ("Search.State"); recursive types refer to themselves with "$ref". The document is
+ * ("Todo.State"); recursive types refer to themselves with "$ref". The document is
  * the same bytes on every call and every host.
  * `*out_json` receives the string (free with corelogic_free).
  * Returns OK; ERR_ARG if feature or out_json is NULL; ERR_NOT_FOUND for an unknown

@@ -5,15 +5,12 @@ import CoreLogic
 /// effect command must be asserted, or the test fails.
 ///
 /// ```swift
-/// let store = TestStore<Search>()
-/// store.send(.queryChanged(text: "swift")) {
-///     $0.query = "swift"
-///     $0.shouldLoadNextPage = true
-/// }
-/// let load = store.started("loadPage", Search.PageRequest(url: "/search?q=swift"))
-/// store.deliver(load, .pageLoaded(items: [], nextURL: nil)) {
-///     $0.shouldLoadNextPage = false
-/// }
+/// let store = TestStore<Notes>()
+/// store.send(.add(text: "milk")) { $0.items = ["milk"] }
+/// store.send(.save) { $0.saving = true }
+/// let save = store.started("save", Notes.SaveRequest(items: ["milk"]))
+/// store.deliver(save, .saved) { $0.saving = false }
+/// store.cancelled(save)
 /// store.finish()
 /// ```
 ///

@@ -5,15 +5,15 @@
 /// and the child's feedbacks and queries are pulled back under a name prefix:
 ///
 /// ```swift
-/// case .typeahead(let event):
-///     Typeahead.reduce(ifPresent: &state.search, event)
+/// case .suggestions(let event):
+///     Suggestions.reduce(ifPresent: &state.search, event)
 /// ...
-/// feedbacks: [.react("load") { ... }] + Typeahead.feedbacks(prefix: "typeahead", \.search)
-/// queries:   [...] + Typeahead.queries(prefix: "typeahead", \.search)
+/// feedbacks: [.react("load") { ... }] + Suggestions.feedbacks(prefix: "suggestions", \.search)
+/// queries:   [...] + Suggestions.queries(prefix: "suggestions", \.search)
 /// ```
 ///
 /// The rules the pullback gives:
-/// - a child feedback named `search` is `typeahead.search` in the parent: its commands,
+/// - a child feedback named `search` is `suggestions.search` in the parent: its commands,
 ///   ids and cancellations are told apart from the parent's and from other children's;
 /// - while the child's state is nil, its feedbacks ask for nothing, so removing the
 ///   child's state cancels every running effect of the child, and putting it back

@@ -9,7 +9,7 @@
 ///   full and in patch output mode.
 ///
 /// The other members of `$defs` are the feature's structs and enums, named after the
-/// Swift type (`Pharmacies.Phase`). The document is the same bytes on every run.
+/// Swift type (`Todo.Phase`). The document is the same bytes on every run.
 public enum FeatureSchema {
     static let dialect = "https://json-schema.org/draft/2020-12/schema"
 

@@ -11,7 +11,7 @@
 /// - A single-value container is its value's schema, nullable if `decodeNil` is asked.
 /// - A `CaseIterable` `RawRepresentable` type is the list of its raw values.
 ///
-/// Structs and enums become `$defs` entries named after the Swift type (`Search.State`)
+/// Structs and enums become `$defs` entries named after the Swift type (`Todo.State`)
 /// and are referenced with `$ref`, which also closes recursive types. Everything else
 /// is written inline. The deriver is used when a host asks for a schema, never per event.
 final class SchemaDeriver {
@@ -116,7 +116,7 @@ final class SchemaDeriver {
         return name
     }
 
-    /// The Swift name without its module (`Pharmacies.Phase`), as the definition's name.
+    /// The Swift name without its module (`Todo.Phase`), as the definition's name.
     static func displayName(of type: Any.Type) -> String {
         var full = String(reflecting: type)
         if schemaFirstRange(of: "(unknown context", in: full[...]) != nil
