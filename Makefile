@@ -85,6 +85,9 @@ test-swift: ## XCTest: the framework, then the cookbook (features, golden files)
 	$(SWIFT) test --disable-swift-testing
 	$(COOKBOOK_BUILD) --build-tests
 	$(SWIFT) test --package-path $(COOKBOOK) --scratch-path $(BUILD) --skip-build --disable-swift-testing
+	@# The golden files through the driver and the Swift adapter (AnySystem in-process).
+	$(COOKBOOK_BUILD) --product CookbookGoldenAdapter
+	$(call golden_for,swift,$(BUILD)/debug/CookbookGoldenAdapter)
 
 # Rewrites the golden files' expectations from the library, through the golden driver.
 golden-update: lib $(C_OUT)/golden_adapter

@@ -21,6 +21,10 @@ let package = Package(
         .target(name: "CookbookLibrary", dependencies: [
             "Cookbook", .product(name: "CoreLogicFFI", package: "corelogic"),
         ]),
+        // The golden driver's Swift adapter (docs/golden-files.md): the files through AnySystem.
+        .executableTarget(name: "CookbookGoldenAdapter", dependencies: [
+            "Cookbook", .product(name: "CoreLogicTesting", package: "corelogic"),
+        ]),
         .testTarget(name: "CookbookTests", dependencies: [
             "Cookbook", .product(name: "CoreLogicTesting", package: "corelogic"),
         ]),

@@ -20,10 +20,13 @@ ADAPTERS = {
     "jvm": ["java", f"-Dcorelogic.jni.library={BUILD / 'jvm' / 'libcorelogic_jni.so'}",
             "-cp", f"{BUILD / 'jvm' / 'classes'}:{BUILD / 'jvm' / 'test-classes'}", "dev.corelogic.GoldenAdapter"],
     "node": ["node", str(REPOSITORY / "bindings" / "node" / "test" / "golden_adapter.js")],
+    # The Swift adapter of the cookbook's features (make test-swift builds it).
+    "swift": [str(BUILD / "cookbook" / "debug" / "CookbookGoldenAdapter")],
 }
 BUILT = {
     "python": True, "c": Path(ADAPTERS["c"][0]).exists(),
     "jvm": (BUILD / "jvm" / "test-classes.stamp").exists(), "node": (BUILD / "node" / "corelogic.node").exists(),
+    "swift": Path(ADAPTERS["swift"][0]).exists(),
 }
 
 WRONG = {
