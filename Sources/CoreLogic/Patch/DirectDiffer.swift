@@ -520,22 +520,7 @@ private struct _SpanWalk {
     private mutating func writeEdits(_ array: any _ChangeTrackedArray, from oldCount: Int,
                                      _ changes: ArraySlice<_ArrayChange>) throws -> Bool {
         if changes.isEmpty { return true }
-        let newCount = array.count
-        var stable = oldCount
-        var assigned: [Int] = []
-        for change in changes {
-            switch change {
-            case .append: break
-            case .set(let index): if index < stable { assigned.append(index) }
-            case .shift(let from): stable = min(stable, from)
-            case .reset: stable = 0
-            }
-        }
-        let kept = min(stable, newCount)
-        let rewritten = min(oldCount, newCount) - kept
-        let assignedKept = assigned.isEmpty ? [] : Set(assigned.filter { $0 < kept }).sorted()
-        let operations = assignedKept.count + max(rewritten, 0) + abs(newCount - oldCount)
-        if operations > newCount { return false }
+        guard let plan = _ArrayEditPlan(oldCount: oldCount, newCount: array.count, changes: changes) else { return false }
         func element(_ op: StaticString, _ index: Int, at component: Int) throws {
             pushPath(component, index, 0)
             begin(op)
@@ -544,18 +529,16 @@ private struct _SpanWalk {
             out.append(UInt8(ascii: "}"))
             popPath()
         }
-        for index in assignedKept { try element("replace", index, at: Self.index) }
-        if rewritten > 0 {
-            for index in kept..<(kept + rewritten) { try element("replace", index, at: Self.index) }
-        }
-        if oldCount > newCount {
-            for index in stride(from: oldCount - 1, through: newCount, by: -1) {
+        for index in plan.assigned { try element("replace", index, at: Self.index) }
+        for index in plan.kept..<(plan.kept + plan.rewritten) { try element("replace", index, at: Self.index) }
+        if oldCount > plan.newCount {
+            for index in stride(from: oldCount - 1, through: plan.newCount, by: -1) {
                 pushPath(Self.index, index, 0)
                 remove()
                 popPath()
             }
-        } else if newCount > oldCount {
-            for index in oldCount..<newCount { try element("add", index, at: Self.end) }
+        } else if plan.newCount > oldCount {
+            for index in oldCount..<plan.newCount { try element("add", index, at: Self.end) }
         }
         return true
     }

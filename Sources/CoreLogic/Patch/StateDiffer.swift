@@ -303,39 +303,21 @@ final class _DiffContext {
     /// into `array`; nil when replacing the whole array is shorter.
     private static func edits(_ array: _ChangeTrackedArray, from oldCount: Int, _ changes: ArraySlice<_ArrayChange>) throws -> [_ArrayEdit]? {
         if changes.isEmpty { return [] }
-        let newCount = array.count
-        // Elements [0, stable) are still where they were, except the `assigned` ones.
-        var stable = oldCount
-        var assigned: [Int] = []
-        for change in changes {
-            switch change {
-            case .append: break
-            case .set(let index): if index < stable { assigned.append(index) }
-            case .shift(let from): stable = min(stable, from)
-            case .reset: stable = 0
-            }
-        }
-        let kept = min(stable, newCount)
-        let rewritten = min(oldCount, newCount) - kept
-        let assignedKept = Set(assigned.filter { $0 < kept })
-        let operations = assignedKept.count + max(rewritten, 0) + abs(newCount - oldCount)
-        if operations > newCount { return nil }
+        guard let plan = _ArrayEditPlan(oldCount: oldCount, newCount: array.count, changes: changes) else { return nil }
 
         var edits: [_ArrayEdit] = []
-        edits.reserveCapacity(operations)
+        edits.reserveCapacity(plan.operations)
         func element(_ index: Int) throws -> [UInt8] {
             var bytes: [UInt8] = []
             try array._encodeElement(at: index, into: &bytes)
             return bytes
         }
-        for index in assignedKept.sorted() { edits.append(.replace(index, try element(index))) }
-        if rewritten > 0 {
-            for index in kept..<(kept + rewritten) { edits.append(.replace(index, try element(index))) }
-        }
-        if oldCount > newCount {
-            for index in stride(from: oldCount - 1, through: newCount, by: -1) { edits.append(.remove(index)) }
-        } else if newCount > oldCount {
-            for index in oldCount..<newCount { edits.append(.append(try element(index))) }
+        for index in plan.assigned { edits.append(.replace(index, try element(index))) }
+        for index in plan.kept..<(plan.kept + plan.rewritten) { edits.append(.replace(index, try element(index))) }
+        if oldCount > plan.newCount {
+            for index in stride(from: oldCount - 1, through: plan.newCount, by: -1) { edits.append(.remove(index)) }
+        } else if plan.newCount > oldCount {
+            for index in oldCount..<plan.newCount { edits.append(.append(try element(index))) }
         }
         return edits
     }

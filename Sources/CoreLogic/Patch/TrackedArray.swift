@@ -187,6 +187,47 @@ enum _ArrayChange {
     case reset
 }
 
+/// The operations that turn a tracked array of `oldCount` elements, as a differ last saw
+/// it, into its `newCount` elements now, from its changes since: both differs (the tree
+/// and the byte differ) write them in this order, then removes from the end down or
+/// appends. Nil when replacing the whole array is shorter.
+struct _ArrayEditPlan {
+    /// Elements below `kept` assigned in place, ascending: each is a `replace`.
+    let assigned: [Int]
+    /// Elements [0, kept) are still where they were, except the `assigned` ones.
+    let kept: Int
+    /// Elements [kept, kept + rewritten) moved: each is a `replace`.
+    let rewritten: Int
+    let oldCount: Int
+    let newCount: Int
+    /// How many operations the plan writes.
+    let operations: Int
+
+    init?(oldCount: Int, newCount: Int, changes: ArraySlice<_ArrayChange>) {
+        var stable = oldCount
+        var assigned: [Int] = []
+        for change in changes {
+            switch change {
+            case .append: break
+            case .set(let index): if index < stable { assigned.append(index) }
+            case .shift(let from): stable = min(stable, from)
+            case .reset: stable = 0
+            }
+        }
+        let kept = min(stable, newCount)
+        let rewritten = max(min(oldCount, newCount) - kept, 0)
+        let assignedKept = assigned.isEmpty ? [] : Set(assigned.filter { $0 < kept }).sorted()
+        let operations = assignedKept.count + rewritten + abs(newCount - oldCount)
+        if operations > newCount { return nil }
+        self.assigned = assignedKept
+        self.kept = kept
+        self.rewritten = rewritten
+        self.oldCount = oldCount
+        self.newCount = newCount
+        self.operations = operations
+    }
+}
+
 /// The recent mutations of one tracked array's storage, stamped with generations, so a
 /// differ that saw generation `g` of this line of history can tell what changed since.
 /// Bounded: past `limit` entries the oldest half is dropped, and a differ that far behind
