@@ -31,7 +31,7 @@ class LibraryHook(BuildHookInterface):
         repository = os.path.dirname(os.path.dirname(self.root))
         # The app's library to bundle; in the repository, the example library (Examples/Cookbook).
         source = os.environ.get("CORELOGIC_LIBRARY") or os.path.join(
-            repository, ".build", "cookbook", "release", name.replace("corelogic", "cookbook"))
+            repository, ".build", "cookbook", "release", "libcookbook" + os.path.splitext(name)[1])
         if not os.path.exists(source) and os.path.exists(os.path.join(repository, "Makefile")):
             self.app.display_info(f"corelogic: {source} is missing; building it with `make lib`")
             subprocess.check_call(["make", "-C", repository, "lib"])
