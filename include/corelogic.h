@@ -144,7 +144,9 @@ void corelogic_free(char *json);
  * them), as a JSON array:
  *   [{"name":"search","events":["queryChanged",...],
  *     "feedbacks":[{"name":"loadPage","kind":"react"},...],
- *     "queries":["isLoadingNextPage",...],"stateVersion":1}, ...]
+ *     "queries":["isLoadingNextPage",...],
+ *     "invariants":["loadsOnlyWithNextPage",...],"stateVersion":1}, ...]
+ * "invariants" names the properties corelogic_system_check() evaluates ([] for none).
  * `*out_json` receives the string (free with corelogic_free).
  * Returns OK, ERR_ARG if out_json is NULL, or ERR_NOT_FOUND if the library was built
  * without a catalog (it defines no corelogic_app_catalog, docs/adopting.md). */
@@ -272,6 +274,18 @@ int corelogic_system_query(corelogic_system system, const char *name, char **out
  *   [{"id":4,"feedback":"loadPage","request":{...}}]
  * Returns OK, ERR_HANDLE, ERR_ARG. */
 int corelogic_system_effects(corelogic_system system, char **out_json);
+
+/* The feature's invariants that do not hold in the current state, as a JSON array in
+ * `*out_json` (free with corelogic_free), in the order the feature declares them:
+ *   [{"name":"itemsUniqueByID","message":"id 7 appears twice"}]
+ * and [] when every invariant holds (or the feature declares none). Invariants are
+ * properties a feature states beside its reducer (corelogic_features lists their
+ * names); they are evaluated only here, when asked, never while inputs run, so they
+ * cost a system nothing until a host (a test, the explorer: docs/testing.md) calls
+ * this. A broken invariant is a bug of the feature, not an error of the call: the
+ * status is OK. Reads the state only; changes nothing.
+ * Returns OK, ERR_HANDLE, ERR_ARG (out_json NULL). */
+int corelogic_system_check(corelogic_system system, char **out_json);
 
 /* ------------------------------------------------------------------------------
  * Handlers (push)

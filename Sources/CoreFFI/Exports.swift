@@ -227,3 +227,14 @@ public func corelogic_system_on_state(_ system: UInt64, _ handler: HandlerFuncti
         box.system.setStateHandler(handler)
     }
 }
+
+@c(corelogic_system_check)
+public func corelogic_system_check(_ system: UInt64, _ out: OutString?) -> Int32 {
+    abiCall("corelogic_system_check") {
+        out?.pointee = nil
+        let box = try HandleTable.shared.lookup(system)
+        guard let out else { throw argumentError("out_json is NULL") }
+        try store(out) { box.system.writeBrokenInvariants(into: &$0) }
+        return .ok
+    }
+}

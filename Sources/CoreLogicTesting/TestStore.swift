@@ -23,6 +23,8 @@ import CoreLogic
 ///   input, and before ``finish()``; an unclaimed command fails the test there.
 /// - A stale input (an effect that is not running) fails the test unless sent through
 ///   ``deliverStale(_:_:file:line:)``, which asserts exactly that.
+/// - After every applied input, the feature's ``Feature/invariants`` must hold; a broken
+///   one fails the test there, with its name and message.
 ///
 /// Requests are compared by their JSON (the engine's rule for "the same effect").
 public final class TestStore<F: Feature> where F.State: Equatable {
@@ -150,6 +152,9 @@ public final class TestStore<F: Feature> where F.State: Equatable {
         }
         state = batch.state
         pending = batch.commands
+        for broken in F.brokenInvariants(in: batch.state) {
+            reportFailure("\(what): invariant \(broken.name) is broken: \(broken.message)", file, line)
+        }
     }
 
     private func failOnPending(before what: String, file: StaticString, line: UInt) {

@@ -180,6 +180,44 @@ static void test_handles(void) {
     CHECK(corelogic_system_free(b) == CORELOGIC_OK);
 }
 
+/* Invariants are evaluated only when asked; a broken one is reported by name, with the
+ * state unchanged, and the call itself succeeds. */
+static void test_check_reports_broken_invariants(void) {
+    char *features = NULL;
+    CHECK(corelogic_features(&features) == CORELOGIC_OK);
+    CHECK(contains(features, "\"invariants\":[\"loadsOnlyWithNextPage\",\"failedLoadWaits\"]"));
+    CHECK(contains(features, "\"name\":\"counter\",") && contains(features, "\"invariants\":[]"));
+    corelogic_free(features);
+
+    corelogic_system s = 0;
+    char *out = NULL;
+    CHECK(corelogic_system_new("search", NULL, &s, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_check(s, &out) == CORELOGIC_OK);
+    CHECK(out && strcmp(out, "[]") == 0);
+    corelogic_free(out);
+    CHECK(corelogic_system_check(s, NULL) == CORELOGIC_ERR_ARG);
+    CHECK(contains(corelogic_last_error(), "corelogic_system_check"));
+    CHECK(corelogic_system_free(s) == CORELOGIC_OK);
+    out = (char *)"untouched";
+    CHECK(corelogic_system_check(s, &out) == CORELOGIC_ERR_HANDLE);
+    CHECK(out == NULL);
+
+    /* A state no input could reach: loading with no page to load, and a failure. */
+    CHECK(corelogic_system_new("search", "{\"query\":\"x\",\"items\":[],\"shouldLoadNextPage\":true,"
+                                         "\"lastError\":{\"offline\":{}}}", &s, NULL) == CORELOGIC_OK);
+    char *before = state_of(s);
+    CHECK(corelogic_system_check(s, &out) == CORELOGIC_OK);
+    CHECK(out && strcmp(out, "[{\"name\":\"loadsOnlyWithNextPage\",\"message\":\"shouldLoadNextPage is true without a nextURL\"},"
+                             "{\"name\":\"failedLoadWaits\",\"message\":\"a page loads while lastError is set\"}]") == 0);
+    CHECK(strcmp(corelogic_last_error(), "") == 0);
+    corelogic_free(out);
+    char *after = state_of(s);
+    CHECK(before && after && strcmp(before, after) == 0);
+    corelogic_free(before);
+    corelogic_free(after);
+    CHECK(corelogic_system_free(s) == CORELOGIC_OK);
+}
+
 /* Latest wins: a new query cancels the running load; its late result is stale. */
 static void test_search_latest_wins(void) {
     corelogic_system s = 0;
@@ -377,6 +415,7 @@ int main(void) {
     test_counter_round_trip();
     test_bad_input_leaves_state_unchanged();
     test_handles();
+    test_check_reports_broken_invariants();
     test_search_latest_wins();
     test_downloads_react_set();
     test_reentrant_answers_do_not_recurse();

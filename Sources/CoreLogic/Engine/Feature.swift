@@ -23,6 +23,10 @@ public protocol Feature {
     static var feedbacks: [Feedback<State>] { get }
     /// Read-only projections of state a host may ask for by name.
     static var queries: [StateQuery<State>] { get }
+    /// Properties every state this feature reaches must have (``Invariant``). Never
+    /// evaluated while a system runs; checked when asked (`corelogic_system_check`, the
+    /// explorer, `TestStore`). None by default.
+    static var invariants: [Invariant<State>] { get }
     /// The version of `State`'s JSON shape, stored in snapshots (see docs/persistence.md).
     static var stateVersion: Int { get }
     /// Turns the JSON of a state written by an older `stateVersion` into the current shape.
@@ -33,6 +37,7 @@ public protocol Feature {
 extension Feature {
     public static var feedbacks: [Feedback<State>] { [] }
     public static var queries: [StateQuery<State>] { [] }
+    public static var invariants: [Invariant<State>] { [] }
     public static var stateVersion: Int { 1 }
     public static func migrate(_ state: JSONValue, from version: Int) throws -> JSONValue {
         throw CoreLogicError(.corrupt,

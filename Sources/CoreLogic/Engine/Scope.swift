@@ -10,6 +10,7 @@
 /// ...
 /// feedbacks: [.react("load") { ... }] + Suggestions.feedbacks(prefix: "suggestions", \.search)
 /// queries:   [...] + Suggestions.queries(prefix: "suggestions", \.search)
+/// invariants: [...] + Suggestions.invariants(prefix: "suggestions", \.search)
 /// ```
 ///
 /// The rules the pullback gives:
@@ -44,5 +45,13 @@ extension Feature {
     ) -> [StateQuery<Parent>] {
         let empty = fallback ?? initialState
         return queries.map { $0.pullback(prefix: prefix, child, fallback: empty) }
+    }
+
+    /// Every invariant of this feature, named `prefix.name`, checked on the child state
+    /// `child` extracts from the parent's, and holding while the parent holds none.
+    public static func invariants<Parent>(
+        prefix: String, _ child: @escaping (Parent) -> State?
+    ) -> [Invariant<Parent>] {
+        invariants.map { $0.pullback(prefix: prefix, child) }
     }
 }

@@ -42,6 +42,7 @@ public final class AnySystem {
         var writeState: (inout [UInt8]) throws -> Void
         var writeQuery: (String, inout [UInt8]) throws -> Void
         var writeEffects: (inout [UInt8]) throws -> Void
+        var writeBrokenInvariants: (inout [UInt8]) -> Void
         var setCommandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
         var setStateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
         var setTrace: (TraceSink?) throws -> Void
@@ -67,6 +68,7 @@ public final class AnySystem {
             writeState: { try typed.writeState(into: &$0) },
             writeQuery: { try typed.writeQuery($0, into: &$1) },
             writeEffects: { try typed.writeEffects(into: &$0) },
+            writeBrokenInvariants: { typed.writeBrokenInvariants(into: &$0) },
             setCommandHandler: { typed.setCommandHandler($0) },
             setStateHandler: { typed.setStateHandler($0) },
             setTrace: { try typed.setTrace($0) },
@@ -140,6 +142,11 @@ public final class AnySystem {
 
     /// Appends the running effects: `[{"id":1,"feedback":"loadPage","request":{...}}]`.
     public func writeEffects(into out: inout [UInt8]) throws { try calls.writeEffects(&out) }
+
+    /// Appends the feature's invariants that do not hold in the current state, in
+    /// declaration order: `[{"name":"itemsUniqueByID","message":"id 7 appears twice"}]`,
+    /// `[]` when every one holds. Evaluates them now; a running system never does.
+    public func writeBrokenInvariants(into out: inout [UInt8]) { calls.writeBrokenInvariants(&out) }
 
     /// Sets (or with nil removes) the handler called with each command's JSON (NUL-terminated).
     public func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { calls.setCommandHandler(handler) }

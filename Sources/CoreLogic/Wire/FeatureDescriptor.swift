@@ -7,6 +7,8 @@ public struct FeatureDescriptor {
     public let events: [String]
     public let feedbacks: [(name: String, kind: FeedbackKind)]
     public let queries: [String]
+    /// The names of the feature's invariants, in declaration order.
+    public let invariants: [String]
     public let stateVersion: Int
     private let make: (_ state: UnsafeRawBufferPointer?) throws -> AnySystem
     private let replay: (_ state: JSONValue?) throws -> JournalReplay
@@ -18,6 +20,7 @@ public struct FeatureDescriptor {
         events = JSONCoding.caseNames(of: F.Event.self) ?? []
         feedbacks = F.feedbacks.map { ($0.name, $0.kind) }
         queries = F.queries.map(\.name)
+        invariants = F.invariants.map(\.name)
         stateVersion = F.stateVersion
         let payloadless = PayloadlessEvents<F.Event>()
         make = { state in
@@ -70,6 +73,7 @@ public struct FeatureDescriptor {
                 .object([("name", .string($0.name)), ("kind", .string($0.kind.rawValue))])
             })),
             ("queries", .array(queries.map { .string($0) })),
+            ("invariants", .array(invariants.map { .string($0) })),
             ("stateVersion", .int(Int64(stateVersion))),
         ])
     }

@@ -334,6 +334,13 @@ final class WireSystem<F: Feature> {
         try Self.mapErrors("query") { try encodeOpened(value, into: &out) }
     }
 
+    func writeBrokenInvariants(into out: inout [UInt8]) {
+        let broken = F.brokenInvariants(in: system.state)
+        JSONWriter.write(.array(broken.map {
+            .object([("name", .string($0.name)), ("message", .string($0.message))])
+        }), into: &out)
+    }
+
     func writeEffects(into out: inout [UInt8]) throws {
         out.append(UInt8(ascii: "["))
         for (index, effect) in system.runningEffects.enumerated() {

@@ -58,6 +58,7 @@ _PROTOTYPES: Dict[str, Any] = {
     "corelogic_system_state": (_int, [_u64, _out]),
     "corelogic_system_query": (_int, [_u64, _str, _out]),
     "corelogic_system_effects": (_int, [_u64, _out]),
+    "corelogic_system_check": (_int, [_u64, _out]),
     "corelogic_system_on_command": (_int, [_u64, CALLBACK, ctypes.c_void_p]),
     "corelogic_system_on_state": (_int, [_u64, CALLBACK, ctypes.c_void_p]),
     "corelogic_system_open_journal": (_int, [_u64, _str, _int]),
@@ -98,6 +99,7 @@ class Library:
     corelogic_system_state: Any
     corelogic_system_query: Any
     corelogic_system_effects: Any
+    corelogic_system_check: Any
     corelogic_system_on_command: Any
     corelogic_system_on_state: Any
     corelogic_system_open_journal: Any

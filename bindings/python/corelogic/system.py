@@ -516,6 +516,14 @@ class System:
         ``[{"id": 1, "feedback": "loadPage", "request": {...}}]``."""
         return self._read(self._lib.corelogic_system_effects)  # type: ignore[no-any-return]
 
+    def check(self) -> List[Dict[str, str]]:
+        """The feature's invariants that do not hold in the current state, in
+        declaration order: ``[{"name": "itemsUniqueByID", "message": "..."}]``,
+        ``[]`` when every one holds (``corelogic_system_check``). Invariants
+        are evaluated only when asked; :func:`corelogic.features` lists their
+        names."""
+        return self._read(self._lib.corelogic_system_check)  # type: ignore[no-any-return]
+
     def _read(self, function: Any, *args: Any) -> JSONValue:
         out = ctypes.c_void_p()
         status = function(self._handle, *args, ctypes.byref(out))

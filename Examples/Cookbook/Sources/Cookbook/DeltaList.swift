@@ -155,6 +155,13 @@ public enum DeltaList: Feature {
         ]
     }
 
+    /// Deltas wait in the buffer only until the initial items are applied.
+    public static var invariants: [Invariant<State>] {
+        [Invariant("bufferEmptyWhenReady") { state in
+            state.phase == .ready && !state.buffered.isEmpty ? "\(state.buffered.count) delta(s) buffered while ready" : nil
+        }]
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("items") { $0.items },

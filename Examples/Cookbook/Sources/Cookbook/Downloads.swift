@@ -82,6 +82,20 @@ public enum Downloads: Feature {
         [.reactSet("download") { state in state.active.map { DownloadRequest(url: $0) } }]
     }
 
+    /// A URL is pending at most once (so it runs at most once), and at least one slot runs.
+    public static var invariants: [Invariant<State>] {
+        [
+            Invariant("pendingUnique") { state in
+                var seen = Set<String>()
+                for url in state.pending where !seen.insert(url).inserted { return "\(url) is pending twice" }
+                return nil
+            },
+            Invariant("maxConcurrentAtLeastOne") { state in
+                state.maxConcurrent >= 1 ? nil : "maxConcurrent is \(state.maxConcurrent)"
+            },
+        ]
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("active") { Array($0.active) },

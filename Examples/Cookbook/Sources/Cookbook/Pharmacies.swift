@@ -231,6 +231,21 @@ public enum Pharmacies: Feature {
         ] + Typeahead.feedbacks(prefix: "typeahead", { (state: State) in state.search })
     }
 
+    /// Directions, deletes and a selection are always of a saved pharmacy; the embedded
+    /// search keeps its own invariants.
+    public static var invariants: [Invariant<State>] {
+        [Invariant("phaseShowsASavedPharmacy") { state in
+            let shown: Pharmacy?
+            switch state.phase {
+            case .showingDirections(let pharmacy), .deleting(let pharmacy): shown = pharmacy
+            case .dismissing(let selected, _): shown = selected
+            default: shown = nil
+            }
+            guard let shown, state.saved(shown) == nil else { return nil }
+            return "the phase shows pharmacy \(shown.id), which is not saved"
+        }] + Typeahead.invariants(prefix: "typeahead", { (state: State) in state.search })
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("route") { route(of: $0) },

@@ -66,6 +66,15 @@ public enum Playcatch: Feature {
         [.react("throwTimer") { $0.ball == .machine ? TimerRequest(seconds: 1) : nil }]
     }
 
+    /// The ball changes hands with every throw and the human starts with it: the machine
+    /// holds it exactly after an odd number of throws.
+    public static var invariants: [Invariant<State>] {
+        [Invariant("ballFollowsThrows") { state in
+            (state.ball == .machine) == (state.throwCount % 2 != 0)
+                ? nil : "the \(state.ball.rawValue) holds the ball after \(state.throwCount) throws"
+        }]
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("holder") { $0.ball },

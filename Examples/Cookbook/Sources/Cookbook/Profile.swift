@@ -118,6 +118,14 @@ public enum Profile: Feature {
         [.react("save") { $0.saving }]
     }
 
+    /// At most one save runs, and it is the one of the latest press.
+    public static var invariants: [Invariant<State>] {
+        [Invariant("savingIsLatestPress") { state in
+            guard let saving = state.saving, saving.press != state.presses else { return nil }
+            return "saving press \(saving.press), latest press \(state.presses)"
+        }]
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("isEmailValid") { $0.isEmailValid },

@@ -135,6 +135,19 @@ public enum Search: Feature {
         ]
     }
 
+    /// What the docs above promise of every state: a page loads only while there is a
+    /// next page to load, and a failed load waits (for `retry`) instead of loading again.
+    public static var invariants: [Invariant<State>] {
+        [
+            Invariant("loadsOnlyWithNextPage") { state in
+                state.shouldLoadNextPage && state.nextURL == nil ? "shouldLoadNextPage is true without a nextURL" : nil
+            },
+            Invariant("failedLoadWaits") { state in
+                state.lastError != nil && state.shouldLoadNextPage ? "a page loads while lastError is set" : nil
+            },
+        ]
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("isLoadingNextPage") { $0.shouldLoadNextPage && $0.nextURL != nil },

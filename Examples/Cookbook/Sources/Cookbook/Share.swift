@@ -105,6 +105,13 @@ public enum Share: Feature {
         [.react("share") { $0.pendingShare }]
     }
 
+    /// A share in flight always has files to share.
+    public static var invariants: [Invariant<State>] {
+        [Invariant("pendingShareHasFiles") { state in
+            state.pendingShare.map { $0.files.isEmpty ? "a share is pending with no files" : nil } ?? nil
+        }]
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("canShare") { $0.pendingShare == nil && !$0.files.isEmpty },

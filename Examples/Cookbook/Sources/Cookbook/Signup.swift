@@ -182,6 +182,19 @@ public enum Signup: Feature {
         [.react("submit") { $0.submission }]
     }
 
+    /// At most one submission runs, the latest attempt's, and none once the account exists.
+    public static var invariants: [Invariant<State>] {
+        [
+            Invariant("submissionIsLatestAttempt") { state in
+                guard let submission = state.submission, submission.attempt != state.attempts else { return nil }
+                return "submitting attempt \(submission.attempt), latest attempt \(state.attempts)"
+            },
+            Invariant("doneMeansNotSubmitting") { state in
+                state.accountID != nil && state.submission != nil ? "submitting after the account was created" : nil
+            },
+        ]
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("fieldErrors") { $0.fieldErrors },

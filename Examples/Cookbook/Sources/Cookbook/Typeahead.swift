@@ -130,6 +130,17 @@ public enum Typeahead: Feature {
         ]
     }
 
+    /// Empty text searches nothing and shows nothing; a query is never empty.
+    public static var invariants: [Invariant<State>] {
+        [
+            Invariant("emptyTextHasNoQuery") { state in
+                state.text.isEmpty && (state.query != nil || !state.results.isEmpty)
+                    ? "the text is empty but a query or results remain" : nil
+            },
+            Invariant("queryNotEmpty") { state in state.query == "" ? "the query is empty" : nil },
+        ]
+    }
+
     public static var queries: [StateQuery<State>] {
         [
             StateQuery("results") { $0.results },
