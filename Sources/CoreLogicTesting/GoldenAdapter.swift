@@ -68,6 +68,8 @@ public enum GoldenAdapter {
                     try live(system).writeQuery(argument, into: &out)
                 case "state":
                     try live(system).writeState(into: &out)
+                case "check":
+                    try live(system).writeBrokenInvariants(into: &out)
                 case "free":
                     system?.close()
                     system = nil
@@ -95,6 +97,7 @@ public enum GoldenAdapter {
         "features": "corelogic_features", "create": "corelogic_system_new", "output": "corelogic_system_set_output",
         "watch": "corelogic_system_watch_queries", "send": "corelogic_system_send", "deliver": "corelogic_system_deliver",
         "complete": "corelogic_system_complete", "query": "corelogic_system_query", "state": "corelogic_system_state",
+        "check": "corelogic_system_check",
     ]
 
     private static func live(_ system: AnySystem?) throws -> AnySystem {

@@ -24,6 +24,7 @@ static struct {
     int (*query)(corelogic_system, const char *, char **);
     int (*set_output)(corelogic_system, int, char **);
     int (*watch)(corelogic_system, const char *, char **);
+    int (*check)(corelogic_system, char **);
 } abi;
 
 static void *symbol(void *library, const char *name) {
@@ -57,7 +58,7 @@ int main(int argc, char **argv) {
     LOAD(send, "corelogic_system_send"); LOAD(deliver, "corelogic_system_deliver");
     LOAD(complete, "corelogic_system_complete"); LOAD(state, "corelogic_system_state");
     LOAD(query, "corelogic_system_query"); LOAD(set_output, "corelogic_system_set_output");
-    LOAD(watch, "corelogic_system_watch_queries");
+    LOAD(watch, "corelogic_system_watch_queries"); LOAD(check, "corelogic_system_check");
 
     corelogic_system system = 0;
     char *line = NULL, *payload = NULL;
@@ -87,6 +88,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(line, "complete")) status = abi.complete(system, strtoull(argument, NULL, 10), &out);
         else if (!strcmp(line, "query")) status = abi.query(system, argument, &out);
         else if (!strcmp(line, "state")) status = abi.state(system, &out);
+        else if (!strcmp(line, "check")) status = abi.check(system, &out);
         else if (!strcmp(line, "free")) { status = abi.system_free(system); system = 0; }
         else if (!strcmp(line, "mirror")) { printf("none\n"); fflush(stdout); continue; }
         else { printf("error CORELOGIC_ERR_ARG - unknown command %s\n", line); fflush(stdout); continue; }

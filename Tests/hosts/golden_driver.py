@@ -34,7 +34,7 @@ MAX_DEPTH = 128
 # --inexact-integers: the host's JSON numbers are doubles (Node.js's JSON.parse), so an
 # integer beyond 2^53 it reads back equals the nearest double.
 INEXACT_INTEGERS = False
-ACTIONS = ("send", "sendRaw", "deliver", "complete", "query")
+ACTIONS = ("send", "sendRaw", "deliver", "complete", "query", "check")
 # An error class name for each status, after lower-casing and dropping "Error"/"Exception".
 CLASS_OF_STATUS = {"json": "json", "schema": "schema", "not_found": "notfound", "handle": "handle",
                    "arg": "argument", "io": "storage", "corrupt": "corrupt", "nomem": "outofmemory"}
@@ -237,6 +237,8 @@ def perform(adapter: Adapter, action: str, argument: Any) -> Reply:
         return adapter.call(f"complete {effect}")
     if action == "query":
         return adapter.call("query " + name_argument(argument, "query"))
+    if action == "check":
+        return adapter.call("check")
     raise FileError(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
 
 
@@ -335,6 +337,18 @@ class Run:
                 after = ok_value(self.adapter.call("state"), "state")
                 if compact(after) != compact(before):
                     self.fail(f"{where}: the state changed on a {status} input")
+                updated["steps"][number - 1]["expect"] = rewritten
+                continue
+            if action == "check":
+                # The invariants that must hold are the file's to say, never the
+                # library's: update mode keeps the expectation as written.
+                rewritten = dict(expect)
+                if "value" in expect:
+                    found = difference(expect["value"], reply.value, "$.value")
+                    if found:
+                        broken = "; ".join(f"{item.get('name')}: {item.get('message')}" for item in reply.value
+                                           if isinstance(item, dict)) if isinstance(reply.value, list) else ""
+                        self.fail(f"{where}: {found}" + (f" (broken invariants: {broken})" if broken else ""))
                 updated["steps"][number - 1]["expect"] = rewritten
                 continue
             if action == "query":

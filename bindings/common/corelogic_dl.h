@@ -21,7 +21,7 @@
     X(corelogic_version) X(corelogic_abi_version) X(corelogic_status_name) X(corelogic_last_error) \
     X(corelogic_free) X(corelogic_features) X(corelogic_system_new) X(corelogic_system_free) \
     X(corelogic_system_send) X(corelogic_system_deliver) X(corelogic_system_complete) \
-    X(corelogic_system_state) X(corelogic_system_query) X(corelogic_system_effects) \
+    X(corelogic_system_state) X(corelogic_system_query) X(corelogic_system_effects) X(corelogic_system_check) \
     X(corelogic_system_on_command) X(corelogic_system_on_state) X(corelogic_system_set_output) \
     X(corelogic_system_resync) X(corelogic_system_watch_queries) X(corelogic_system_open_journal) \
     X(corelogic_system_checkpoint) X(corelogic_system_sync_journal) X(corelogic_system_close_journal) \
@@ -63,6 +63,7 @@ static const char *corelogic_dl_open(const char *path) {
 #define corelogic_system_state corelogic_dl.corelogic_system_state
 #define corelogic_system_query corelogic_dl.corelogic_system_query
 #define corelogic_system_effects corelogic_dl.corelogic_system_effects
+#define corelogic_system_check corelogic_dl.corelogic_system_check
 #define corelogic_system_on_command corelogic_dl.corelogic_system_on_command
 #define corelogic_system_on_state corelogic_dl.corelogic_system_on_state
 #define corelogic_system_set_output corelogic_dl.corelogic_system_set_output

@@ -392,6 +392,14 @@ class System {
     return lib().query(this._handle(), nameText(name, 'query name'));
   }
 
+  /**
+   * The feature's invariants that do not hold in the current state, in declaration order:
+   * [{name, message}], [] when every one holds (corelogic_system_check).
+   */
+  check() {
+    return JSON.parse(lib().check(this._handle()));
+  }
+
   /** The effects running now, oldest first: [{id, feedback, request}]. */
   get effects() {
     return JSON.parse(lib().effects(this._handle()));

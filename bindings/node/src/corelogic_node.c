@@ -337,6 +337,10 @@ static napi_value js_state(napi_env env, napi_callback_info info) {
     return read_call(env, info, corelogic_system_state);
 }
 
+static napi_value js_check(napi_env env, napi_callback_info info) {
+    return read_call(env, info, corelogic_system_check);
+}
+
 static napi_value js_effects(napi_env env, napi_callback_info info) {
     return read_call(env, info, corelogic_system_effects);
 }
@@ -543,6 +547,7 @@ static napi_value init(napi_env env, napi_value exports) {
         {"state", NULL, js_state, NULL, NULL, NULL, napi_default, NULL},
         {"query", NULL, js_query, NULL, NULL, NULL, napi_default, NULL},
         {"effects", NULL, js_effects, NULL, NULL, NULL, napi_default, NULL},
+        {"check", NULL, js_check, NULL, NULL, NULL, napi_default, NULL},
         {"setHandler", NULL, js_set_handler, NULL, NULL, NULL, napi_default, NULL},
         {"openJournal", NULL, js_open_journal, NULL, NULL, NULL, napi_default, NULL},
         {"checkpoint", NULL, js_checkpoint, NULL, NULL, NULL, napi_default, NULL},

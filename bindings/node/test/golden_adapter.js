@@ -67,6 +67,7 @@ function answer(command, argument, payload) {
     case 'deliver': return batch(system.deliver(BigInt(argument), corelogic.raw(payload)));
     case 'complete': return batch(system.complete(BigInt(argument)));
     case 'query': return 'ok ' + JSON.stringify(system.query(argument));
+    case 'check': return 'ok ' + JSON.stringify(system.check());
     case 'state': return 'ok ' + system.stateJson;
     case 'mirror': return mirror ? 'ok ' + JSON.stringify({ revision: mirror.revision, state: mirror.state }) : 'none';
     case 'free': system.close(); return 'ok';

@@ -55,6 +55,8 @@ for line in stdin:
             reply(batch(system.complete(int(words[0]))))
         elif command == "query":
             reply("ok " + json.dumps(system.query(" ".join(words))))
+        elif command == "check":
+            reply("ok " + json.dumps(system.check()))
         elif command == "state":
             reply("ok " + system.state_json.decode("utf-8"))
         elif command == "mirror":  # in patch mode a batch's state is the system's mirror

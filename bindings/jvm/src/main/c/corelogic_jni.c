@@ -231,6 +231,14 @@ JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_effects(JNIEnv *env, jcla
     return take(env, out);
 }
 
+JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_check(JNIEnv *env, jclass cls, jlong system) {
+    (void)cls;
+    char *out = NULL;
+    int status = corelogic_system_check((corelogic_system)system, &out);
+    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
+    return take(env, out);
+}
+
 /* ---- handlers ---------------------------------------------------------------- */
 
 static void dispatch(int kind, void *context, const char *json) {

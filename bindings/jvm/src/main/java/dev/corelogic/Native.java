@@ -100,6 +100,7 @@ final class Native {
     static native byte[] state(long system);
     static native byte[] query(long system, byte[] name);
     static native byte[] effects(long system);
+    static native byte[] check(long system);
     static native void setHandler(long system, int kind, boolean install);
 
     static native byte[] setOutput(long system, int mode);

@@ -261,6 +261,25 @@ public final class System implements AutoCloseable {
         }
     }
 
+    /**
+     * The feature's invariants that do not hold in the current state, in declaration order:
+     * each a map with "name" and "message"; empty when every one holds
+     * ({@code corelogic_system_check}).
+     */
+    public List<Map<String, Object>> check() {
+        String json;
+        try {
+            json = Native.text(Native.check(live()));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (Json.parse(json) instanceof List<?> list) {
+            for (Object broken : list) out.add(Json.object(broken));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
     /** The effects running now, oldest first. */
     public List<Command.Start> effects() {
         String json;

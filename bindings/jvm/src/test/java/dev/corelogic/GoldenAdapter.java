@@ -52,6 +52,7 @@ public final class GoldenAdapter {
                     case "deliver" -> batch(system.deliverJson(Long.parseUnsignedLong(argument), payload));
                     case "complete" -> batch(system.complete(Long.parseUnsignedLong(argument)));
                     case "query" -> "ok " + Json.write(system.query(argument));
+                    case "check" -> "ok " + Json.write(system.check());
                     case "state" -> "ok " + system.stateJson();
                     case "mirror" -> mirror == null ? "none"
                             : "ok " + Json.write(object("revision", mirror.revision(), "state", mirror.state()));
