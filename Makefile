@@ -52,7 +52,7 @@ lib:
 TEST_SUITES := \
 	test-swift test-c test-persistence test-contract test-golden-c test-trace \
 	test-examples test-docs test-schema test-python test-python-types test-jvm test-node \
-	test-app test-model test-tsan test-asan test-fuzz
+	test-app test-model test-explore test-tsan test-asan test-fuzz
 
 test: setup lib
 	@$(MAKE) --no-print-directory $(TEST_SUITES)
@@ -75,6 +75,7 @@ help:
 	@echo "make golden-update   rewrite the golden files' expectations from the engine"
 	@echo "make schemas-update / typegen-examples / direct-update   committed schemas and generated code"
 	@echo "make fuzz / test-model-long / soak / test-tinyfs   longer runs outside make test"
+	@echo "make explore         every sample feature explored for EXPLORE_SECONDS each (default 300)"
 
 clean:
 	rm -rf .build
@@ -423,6 +424,26 @@ bench-hosts: jvm node | $(C_OUT)
 	$(PYTHON) Benchmarks/hosts/compare.py $(C_OUT)/bench_counter \
 	    "$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/bench Counter" \
 	    "$(NODE_RUN) Benchmarks/hosts/counter.js"
+
+# ---- the explorer (docs/testing.md, "Exploring a feature") ------------------------------
+# test-explore: every sample feature explored with a fixed seed (the same programs every
+# run; any broken invariant or engine rule fails), then a feature with a planted bug
+# (Tests/explore, its own library, built in debug) found, shrunk and written as a golden
+# file that every runner fails on and that passes against the right feature.
+# explore: the long run, EXPLORE_SECONDS per feature, seeds from EXPLORE_SEED upwards.
+.PHONY: test-explore explore
+EXPLORE_SEED     ?= 1
+EXPLORE_PROGRAMS ?= 100
+EXPLORE_SECONDS  ?= 300
+PLANTED_BUILD    := .build/planted
+test-explore: lib $(C_OUT)/golden_adapter jvm $(JVM_OUT)/test-classes.stamp node ## generated programs on every sample feature (fixed seed); a planted bug found, shrunk, failing in every runner
+	$(PYTHON) Tests/explore/explore_samples.py --library $(LIB) --seed $(EXPLORE_SEED) --programs $(EXPLORE_PROGRAMS)
+	$(SWIFT) build --package-path Tests/explore --scratch-path $(PLANTED_BUILD)
+	$(PYTHON) Tests/explore/test_planted_bug.py --planted $(CURDIR)/$(PLANTED_BUILD)/debug/libplanted.so \
+	    --cookbook $(CURDIR)/$(LIB) --swift-adapter $(CURDIR)/$(PLANTED_BUILD)/debug/PlantedBugsGoldenAdapter
+
+explore: lib
+	$(PYTHON) Tests/explore/explore_samples.py --library $(LIB) --seed $(EXPLORE_SEED) --seconds $(EXPLORE_SECONDS)
 
 # The app test drives every host's golden adapter, so it comes after their makefiles.
 test-app: lib $(C_OUT)/golden_adapter jvm $(JVM_OUT)/test-classes.stamp node ## a new app package from the starter, on a versioned dependency
