@@ -42,7 +42,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, Sequence, Set, Tuple, Union
 
 from ._library import Library, PathLike, load_library
 from .errors import CorelogicError
@@ -57,8 +57,8 @@ JSONValue = Any
 try:  # The optional extra "explore": pip install corelogic[explore]
     import hypothesis
     import hypothesis.strategies as st
-    import jsonpatch  # type: ignore[import-untyped]
-    import jsonschema
+    import jsonpatch  # type: ignore[import-untyped, unused-ignore]
+    import jsonschema  # type: ignore[import-untyped, unused-ignore]
     from hypothesis_jsonschema import from_schema
 except ImportError as _missing:  # pragma: no cover - reported when explore() is called
     _IMPORT_ERROR: Optional[ImportError] = _missing
@@ -313,6 +313,10 @@ class _Feature:
         own = _SchemaStrategies(self.defs).strategy({"$ref": "#/$defs/event"}, 0)
         try:
             theirs = from_schema(self.entry("event"))
+            # Draw once now: some constructs (recursive references) fail only when drawn.
+            hypothesis.find(theirs, lambda _: True, settings=hypothesis.settings(
+                database=None, max_examples=5, deadline=None, suppress_health_check=list(hypothesis.HealthCheck)),
+                random=random.Random(0))
         except Exception:  # a schema construct hypothesis-jsonschema does not take
             return own
         return st.one_of(own, theirs)
@@ -565,7 +569,7 @@ class _Runner:
             self._check_state(before, self.state)
         return None
 
-    def _fail(self, kind: str, rule: str, message: str, before: JSONValue = None, after: JSONValue = None) -> None:
+    def _fail(self, kind: str, rule: str, message: str, before: JSONValue = None, after: JSONValue = None) -> NoReturn:
         raise _Broken(Failure(kind, rule, message, self.step_number, before, after if after is not None else self.state))
 
     def _record(self, action: str, **fields: Any) -> Executed:
@@ -629,6 +633,7 @@ class _Runner:
                        f"an answer to effect {target.id} ({target.feedback}), which is not running "
                        f"({'cancelled or completed' if target.life == self.life else 'a previous life'}), reached the reducer",
                        before, self.system.state)  # type: ignore[union-attr]
+        assert isinstance(result, Batch)
         self._outcome(target.feedback, f"answered with {event_name(event)}")
         self._applied(event, result, before, "deliver")
         done.after = self.state
@@ -650,6 +655,7 @@ class _Runner:
         if not running:
             self._fail("engine", "stale", f"complete of effect {target.id}, which is not running, was accepted", before)
         del self.running[target.id]
+        assert isinstance(result, Batch)
         self._outcome(target.feedback, "completed")
         self._applied(None, result, before, "complete")
         done.after = self.state
@@ -663,9 +669,9 @@ class _Runner:
             self.system = System.restore(f.name, self.journal, library=f.library)
         except CorelogicError as error:
             self._fail("engine", "restore", f"restore failed: {error}", before)
-        restored = self.system.initial_batch  # type: ignore[union-attr]
+        restored = self.system.initial_batch
         done = self._record("restore", before=before, after=restored.state)
-        report = self.system.restore_report or {}  # type: ignore[union-attr]
+        report = self.system.restore_report or {}
         done.first_effect_id = report.get("firstEffectId")
         if restored.state != before:
             self._fail("engine", "restore", "the restored state differs from the acknowledged one", before, restored.state)
@@ -723,7 +729,7 @@ class _Runner:
             if self.mirror != full:
                 self._fail("engine", "patch", "the patch applied to the previous state is not the library's state "
                            f"(patch {_short(batch.patch, 200)})", before, full)
-            self.revision = batch.revision
+            self.revision = batch.revision or 0
         elif batch.state != full:
             self._fail("engine", "output", "the batch's state is not the library's state", before, full)
         for command in batch.effects:
@@ -882,7 +888,7 @@ def explore(
     *,
     library: Optional[Union[Library, PathLike]] = None,
     seed: int = 0,
-    programs: int = 200,
+    programs: int = 500,
     seconds: Optional[float] = None,
     max_steps: int = 40,
     restores: bool = True,
