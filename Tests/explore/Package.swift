@@ -1,10 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// A sample feature with a bug planted on purpose, served by a library of its own, so
-// that the explorer's test (Tests/explore/test_planted_bug.py) shows a real bug found,
-// shrunk and written as a golden file that fails in every runner, and passes against
-// the cookbook's library, where the feature is right. Built in debug: it is only run.
+// Features with bugs planted on purpose, served by a library of its own, so that the
+// explorer's test (Tests/explore/test_planted_bug.py) shows real bugs found, shrunk and
+// written as golden files that fail in every runner; `search`'s passes against the
+// cookbook's library, where the feature is right. Built in debug: it is only run.
 let package = Package(
     name: "PlantedBugs",
     products: [

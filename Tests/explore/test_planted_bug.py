@@ -4,10 +4,12 @@ right (make test-explore).
 
     test_planted_bug.py --planted LIBPLANTED --cookbook LIBCOOKBOOK --swift-adapter PATH
 
-libplanted (Tests/explore/Sources) serves `search` with a bug in `retry`; libcookbook
-serves the real one. The explorer is run with the documented command, twice with one
-seed (the same file both times), and the file goes through the golden driver with the
-C, Python, JVM, Node.js and Swift adapters against both libraries."""
+libplanted (Tests/explore/Sources) serves `search` with a bug in `retry` (an invariant
+broken after an interleaving) and `lookup`, whose hand-written guard lets an answer for
+another query through; libcookbook serves the real `search`. The explorer is run with the
+documented command, twice with one seed for `search` (the same file both times), and the
+files go through the golden driver with the C, Python, JVM, Node.js and Swift adapters:
+both fail against the planted library, and `search`'s passes against the cookbook's."""
 
 import argparse
 import json
@@ -34,9 +36,9 @@ def adapters(swift: str):
     }
 
 
-def explore(planted: str, golden: Path) -> subprocess.CompletedProcess:
+def explore(planted: str, golden: Path, feature: str = "search") -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(REPOSITORY / "bindings" / "python"))
-    return subprocess.run([sys.executable, "-m", "corelogic", "explore", "search", "--library", planted,
+    return subprocess.run([sys.executable, "-m", "corelogic", "explore", feature, "--library", planted,
                            "--seed", "1", "--programs", "100", "--golden-dir", str(golden), "--case", "planted"],
                           capture_output=True, text=True, env=env, cwd=REPOSITORY)
 
@@ -92,6 +94,20 @@ def main() -> int:
             fixed = replay(host, command, first, args.cookbook)
             check(fixed.returncode == 0 and f"golden-{host}: 1 passed, 0 failed" in fixed.stdout,
                   f"{host}: the file passes against the right feature", fixed.stdout + fixed.stderr)
+
+        lookup = Path(work) / "lookup"
+        found = explore(args.planted, lookup, "lookup")
+        print(found.stdout.splitlines()[0] if found.stdout else found.stderr)
+        check(found.returncode == 1 and "invariant 'resultIsForTheQuery' broke" in found.stdout,
+              "lookup: the explorer finds the answer that slips through the guard", found.stdout + found.stderr)
+        file = lookup / "lookup" / "planted.json"
+        golden = json.loads(file.read_text(encoding="utf-8")) if file.exists() else {"steps": []}
+        print(f"     shrunk to {len(golden['steps'])} golden steps: " + json.dumps(golden["steps"]))
+        check(0 < len(golden["steps"]) <= 3, "lookup: shrunk to an answer for another query and the check")
+        for host, command in adapters(args.swift_adapter).items():
+            broken = replay(host, command, lookup, args.planted)
+            check(broken.returncode == 1 and "broken invariants: resultIsForTheQuery" in broken.stdout,
+                  f"{host}: the lookup file fails against the planted bug", broken.stdout + broken.stderr)
     print(f"planted bug: {len(failures)} failed")
     return 1 if failures else 0
 

@@ -31,4 +31,4 @@ public enum BrokenSearch: Feature {
 }
 
 /// The features the planted library serves.
-public let catalog = AppFeatures([.feature(BrokenSearch.self)])
+public let catalog = AppFeatures([.feature(BrokenSearch.self), .feature(BrokenLookup.self)])
