@@ -526,6 +526,12 @@ class _Runner:
             return self._run(program)
         except _Broken as broken:
             return broken.failure
+        except CorelogicError as error:
+            # A call the rules say succeeds failed (a state that cannot be read, a
+            # journal that cannot be written): the library's failure, reported as one.
+            state = None if self.system is None or self.system.closed else _state_or_none(self.system)
+            return Failure("engine", "unexpectedError", f"{error.status_name}: {error.message}", self.step_number,
+                           getattr(self, "state", None), state)
         finally:
             if self.system is not None:
                 self.system.close()
@@ -812,6 +818,13 @@ class _Runner:
             value = value.get(token) if isinstance(value, dict) else (
                 value[int(token)] if isinstance(value, list) and token.isdigit() and int(token) < len(value) else None)
         return case_label(value)
+
+
+def _state_or_none(system: System) -> JSONValue:
+    try:
+        return system.state
+    except CorelogicError:
+        return None
 
 
 def _pointer(path: str) -> List[str]:
