@@ -540,7 +540,7 @@ function version() { return lib().version(); }
 function abiVersion() { return lib().abiVersion(); }
 /** The C constant's name of a status. */
 function statusName(status) { return lib().statusName(status); }
-/** Every feature: [{name, events, feedbacks: [{name, kind}], queries, stateVersion}]. */
+/** Every feature: [{name, events, feedbacks: [{name, kind}], queries, invariants, stateVersion}]. */
 function features() { return JSON.parse(lib().features()); }
 
 const { applyPatch, StateMirror } = require('./patch');

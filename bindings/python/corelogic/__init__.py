@@ -99,7 +99,7 @@ def _resolve(library: LibraryArgument) -> Library:
 def features(library: LibraryArgument = None) -> List[Dict[str, Any]]:
     """Describe every feature the library holds:
     ``[{"name": "counter", "events": [...], "feedbacks": [{"name", "kind"}],
-    "queries": [...], "stateVersion": 1}, ...]``."""
+    "queries": [...], "invariants": [...], "stateVersion": 1}, ...]``."""
     return _resolve(library).features()
 
 

@@ -46,7 +46,7 @@ public final class CoreLogic {
 
     /**
      * Every feature the library runs: {@code [{"name":"counter","events":[...],
-     * "feedbacks":[{"name":...,"kind":...}],"queries":[...],"stateVersion":1}, ...]}.
+     * "feedbacks":[{"name":...,"kind":...}],"queries":[...],"invariants":[...],"stateVersion":1}, ...]}.
      */
     public static List<Map<String, Object>> features() {
         Native.load();
