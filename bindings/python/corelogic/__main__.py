@@ -61,7 +61,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     explore.add_argument("--library", default=argparse.SUPPRESS,
                          help="path to the app's library (also accepted before the command)")
     explore.add_argument("--seed", type=int, default=0, help="the seed (default 0): the same seed explores the same programs")
-    explore.add_argument("--programs", type=int, default=500, help="programs per round (default 500)")
+    explore.add_argument("--programs", type=int, default=1000, help="programs per round (default 1000)")
     explore.add_argument("--seconds", type=float, help="run rounds with seeds SEED, SEED+1, ... for this long")
     explore.add_argument("--max-steps", type=int, default=40, help="the longest program (default 40)")
     explore.add_argument("--no-restores", action="store_true", help="never restore from the journal")

@@ -901,7 +901,7 @@ def explore(
     *,
     library: Optional[Union[Library, PathLike]] = None,
     seed: int = 0,
-    programs: int = 500,
+    programs: int = 1000,
     seconds: Optional[float] = None,
     max_steps: int = 40,
     restores: bool = True,
