@@ -105,6 +105,7 @@ def node_package(library: Path, app: str, features: List[str], addon: Path, type
     manifest = json.loads((source / "package.json").read_text(encoding="utf-8"))
     manifest.pop("scripts", None)
     manifest.pop("private", None)
+    manifest.pop("//", None)
     manifest.update({
         "version": _header.VERSION,
         "description": f"corelogic for Node.js with {app}'s library and feature types "

@@ -1323,8 +1323,11 @@ def generate(feature: str, languages: Sequence[str] = LANGUAGES, library: Option
     description = next(f for f in lib.features() if f["name"] == feature)
     schema = Schema(feature, document, description)
     names = file_names(feature)
+    def java(schema: Schema) -> str:
+        return java_source(schema, java_package)
+
     makers = {"python": python_module, "typescript": typescript_declarations, "c": c_header, "schema": schema_file,
-              "swift": swift_direct, "java": lambda schema: java_source(schema, java_package)}
+              "swift": swift_direct, "java": java}
     return {names[language]: makers[language](schema) for language in languages}
 
 
