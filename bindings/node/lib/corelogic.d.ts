@@ -1,5 +1,5 @@
 // TypeScript declarations of the Node.js binding (lib/corelogic.js). JSON values are
-// `unknown` unless the host names a feature's types, which typegen writes from its schema
+// `any`, as in JavaScript, unless the host names a feature's types, which typegen writes from its schema
 // (`python -m corelogic.typegen FEATURE --lang typescript`; an app's package carries
 // them): `new System<Search.FeatureState, Search.FeatureEvent>("search")`.
 
@@ -17,14 +17,14 @@ export declare const Output: Readonly<{ FULL: 0; PATCH: 1 }>;
 export type EffectId = number | bigint;
 
 /** A `start` command's payload: which effect to run, for which feedback, with which request. */
-export interface Start<Request = unknown> {
+export interface Start<Request = any> {
   readonly id: number;
   readonly feedback: string;
   readonly request: Request;
 }
 
 /** An effect command: start an effect, or cancel a running one. */
-export type Command<Request = unknown> = { readonly start: Start<Request> } | { readonly cancel: number };
+export type Command<Request = any> = { readonly start: Start<Request> } | { readonly cancel: number };
 
 /** An RFC 6902 operation of a patch-mode batch. */
 export type PatchOperation =
@@ -32,7 +32,7 @@ export type PatchOperation =
   | { readonly op: "remove"; readonly path: string };
 
 /** A state and its revision: what the next patch applies to. */
-export interface Baseline<State = unknown> {
+export interface Baseline<State = any> {
   readonly revision: number;
   readonly state: State;
 }
@@ -48,7 +48,7 @@ export declare class RawJSON {
 export declare function raw(text: string): RawJSON;
 
 /** What one call returned: the state after its last step (or the patch to it), the commands, the step count. */
-export declare class Batch<State = unknown, Request = unknown> {
+export declare class Batch<State = any, Request = any> {
   /** The state after the last step; undefined in patch mode. */
   readonly state: State;
   /** The commands of every step, in order. */
@@ -62,7 +62,7 @@ export declare class Batch<State = unknown, Request = unknown> {
   /** Patch mode: the operations from `base` to `revision`. */
   readonly patch?: Array<PatchOperation>;
   /** The watched queries whose value changed since the previous batch. */
-  readonly queries?: { readonly [name: string]: unknown };
+  readonly queries?: { readonly [name: string]: any };
   /** The library's own JSON text of the batch. */
   readonly json: string;
   /** The `start` commands' payloads. */
@@ -78,7 +78,7 @@ export declare const STALE: Readonly<{ stale: true; status: number; toString(): 
 export type Stale = typeof STALE;
 
 /** One running instance of a feature. Close it with close(); after that every method throws HandleError. */
-export declare class System<State = unknown, Event = unknown, Request = unknown> {
+export declare class System<State = any, Event = any, Request = any> {
   /**
    * @param feature the feature's name, e.g. "search" (see features())
    * @param state the first state; null or omitted for the feature's own
@@ -89,7 +89,7 @@ export declare class System<State = unknown, Event = unknown, Request = unknown>
   /** The batch of the system's creation (effects the first state asks for). */
   readonly initialBatch: Batch<State, Request>;
   /** What restore found (System.restore only), else null. */
-  readonly restoreReport: unknown;
+  readonly restoreReport: any;
   close(): void;
   /** Sends an event from the host. */
   send(event: Event | RawJSON): Batch<State, Request>;
@@ -102,7 +102,7 @@ export declare class System<State = unknown, Event = unknown, Request = unknown>
   readonly state: State;
   readonly stateJson: string;
   /** A state query's value. */
-  query(name: string): unknown;
+  query(name: string): any;
   queryJson(name: string): string;
   /** The running effects. */
   readonly effects: Array<Start<Request>>;
@@ -111,18 +111,18 @@ export declare class System<State = unknown, Event = unknown, Request = unknown>
   setOutput(mode: 0 | 1): Baseline<State>;
   readonly output: 0 | 1;
   resync(): Baseline<State>;
-  watchQueries(names: Array<string>): { [name: string]: unknown };
+  watchQueries(names: Array<string>): { [name: string]: any };
   openJournal(directory: string, durability?: 0 | 1): void;
   checkpoint(): void;
   syncJournal(): void;
   closeJournal(): void;
-  static restore<State = unknown, Event = unknown, Request = unknown>(
+  static restore<State = any, Event = any, Request = any>(
     feature: string, directory: string): System<State, Event, Request>;
   toString(): string;
 }
 
 /** What an effect handler gets besides its request. */
-export interface EffectContext<Event = unknown> {
+export interface EffectContext<Event = any> {
   readonly id: number;
   readonly feedback: string;
   /** Aborted when the effect is cancelled or the runner closes. */
@@ -131,14 +131,14 @@ export interface EffectContext<Event = unknown> {
   deliver(event: Event): void;
 }
 
-export interface RunnerOptions<Event = unknown> {
+export interface RunnerOptions<Event = any> {
   /** Maps a handler's error to an event to deliver (or undefined for none). */
   onError?: (error: unknown, effect: Start) => Event | undefined | null;
   trace?: (kind: string, id: number, detail: unknown) => void;
 }
 
 /** Runs a system's effects with Promise-returning handlers and feeds their results back. */
-export declare class Runner<State = unknown, Event = unknown, Request = unknown> {
+export declare class Runner<State = any, Event = any, Request = any> {
   constructor(system: System<State, Event, Request>, options?: RunnerOptions<Event>);
   readonly system: System<State, Event, Request>;
   /** Registers the handler of a feedback: `async (request, context) => event`. */
@@ -173,7 +173,7 @@ export declare function features(): Array<{
 export declare function applyPatch<T>(state: T, patch: Array<PatchOperation>): T;
 
 /** A copy of a system's state kept up to date from patch-mode batches. */
-export declare class StateMirror<State = unknown> {
+export declare class StateMirror<State = any> {
   constructor(baseline: Baseline<State>);
   state: State;
   revision: number;
