@@ -52,10 +52,20 @@ lib:
 TEST_SUITES := \
 	test-swift test-c test-persistence test-contract test-golden-c test-trace \
 	test-examples test-docs test-schema test-python test-python-types test-jvm test-node \
-	test-app test-model test-explore test-tsan test-asan test-fuzz
+	test-app test-packages test-tools test-model test-explore test-tsan test-asan test-fuzz
 
+# Every suite runs with a PATH of the commands the set-up installs, the toolchain and the
+# base system (Tests/tools.sh), so a suite that leans on anything else fails here too.
+TOOLS_BIN := .build/tools/bin
 test: setup lib
-	@$(MAKE) --no-print-directory $(TEST_SUITES)
+	@toolchain=$$(sh Tests/tools.sh $(TOOLS_BIN)) && \
+	    PATH="$(CURDIR)/$(TOOLS_BIN):$$toolchain" $(MAKE) --no-print-directory $(TEST_SUITES)
+
+# The restricted PATH holds every command it lists and nothing else: a suite that runs a
+# command the set-up did not install fails under it.
+.PHONY: test-tools
+test-tools: ## make test's PATH: every listed command, and a suite using an unlisted one fails
+	sh Tests/test_tools.sh
 
 # Installs what the tests need (system packages as root, Python tools into $(VENV)).
 setup:
@@ -71,7 +81,8 @@ help:
 	@echo "make bench-instructions   instructions per event on each hot path (callgrind)"
 	@echo "make bench-size      the app's library: as built, stripped, gzipped, the Swift runtime's share"
 	@echo "make new-app DIR=... NAME=...   a new app package from the starter (docs/adopting.md)"
-	@echo "make install PREFIX=...         header, export map, pkg-config files, the example library"
+	@echo "make install PREFIX=...         header, export map, pkg-config files, the example library, its names' headers"
+	@echo "make package [APP_LIB=... APP_NAME=...]   the app's library packaged for every host, into $(DIST)"
 	@echo "make golden-update   rewrite the golden files' expectations from the engine"
 	@echo "make schemas-update / typegen-examples / direct-update   committed schemas and generated code"
 	@echo "make fuzz / test-model-long / soak / test-tinyfs   longer runs outside make test"
@@ -156,10 +167,14 @@ test-tinyfs: $(C_OUT)/tinyfs_test
 
 # ---- install, and the C examples built the way a C user builds them ------------------
 # The framework's part (header, export map, valgrind suppressions, corelogic.pc) and an
-# app's library with its own pkg-config file (APP_LIB, APP_NAME: the cookbook by default).
+# app's library with its own pkg-config file and the header of each feature's names
+# (corelogic_<feature>.h, typegen's C output) beside corelogic.h (APP_LIB, APP_NAME: the
+# cookbook by default).
 APP_LIB  ?= $(LIB)
 APP_NAME ?= cookbook
 VERSION  := $(shell sed -n 's/#define CORELOGIC_VERSION_STRING "\(.*\)"/\1/p' include/corelogic.h)
+# typegen needs only the standard library: the project's Python if it is set up, else the system's.
+TYPEGEN_PYTHON = $(if $(wildcard $(PYTHON)),$(PYTHON),python3)
 .PHONY: install examples
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/corelogic
@@ -172,6 +187,8 @@ install: lib
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e "s|@VERSION@|$(VERSION)|" corelogic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/corelogic.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e "s|@VERSION@|$(VERSION)|" -e 's|@NAME@|$(APP_NAME)|g' \
 	    corelogic-app.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$(APP_NAME).pc
+	PYTHONPATH=$(CURDIR)/bindings/python $(TYPEGEN_PYTHON) -m corelogic.typegen --all --lang c \
+	    --library $(abspath $(APP_LIB)) --out $(DESTDIR)$(PREFIX)/include
 	@echo "installed to $(DESTDIR)$(PREFIX)"
 
 EXAMPLES_PREFIX := $(CURDIR)/.build/prefix
@@ -444,6 +461,25 @@ test-explore: lib $(C_OUT)/golden_adapter jvm $(JVM_OUT)/test-classes.stamp node
 
 explore: lib
 	$(PYTHON) Tests/explore/explore_samples.py --library $(LIB) --seed $(EXPLORE_SEED) --seconds $(EXPLORE_SECONDS)
+
+# ---- packages: an app's library for every host (docs/adopting.md, "Shipping") ---------
+# make package: into $(DIST), from APP_LIB and APP_NAME (the cookbook by default): a wheel,
+# an npm tarball, a jar, and a C prefix (make install). bindings/package.py says what each
+# holds. test-packages installs each into an empty environment and runs a typed program.
+DIST := .build/dist
+.PHONY: package test-packages
+package: lib jvm node
+	@rm -rf $(DIST)/c
+	$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(DIST)/c
+	$(PYTHON) bindings/package.py --library $(APP_LIB) --name $(APP_NAME) --out $(DIST) \
+	    --addon $(NODE_ADDON) --jni $(JVM_JNI) --classes $(JVM_OUT)/classes
+
+# A library whose corelogic_abi_version() is not the header's, for the mismatch checks.
+$(C_OUT)/libother_abi.so: Tests/packages/other_abi.c | $(C_OUT)
+	$(CC) $(CFLAGS) -shared -fPIC -Iinclude $< -o $@
+
+test-packages: package $(C_OUT)/libother_abi.so ## each host's package installed in an empty environment, typed programs, ABI checks
+	$(PYTHON) Tests/packages/test_packages.py --dist $(DIST) --name $(APP_NAME) --other-abi $(CURDIR)/$(C_OUT)/libother_abi.so
 
 # The app test drives every host's golden adapter, so it comes after their makefiles.
 test-app: lib $(C_OUT)/golden_adapter jvm $(JVM_OUT)/test-classes.stamp node ## a new app package from the starter, on a versioned dependency

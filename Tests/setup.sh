@@ -4,7 +4,7 @@
 #
 #   - System packages (Debian's): installed with apt-get when run as root; otherwise the
 #     one command to run is printed and the script exits non-zero.
-#   - Python tools (pytest, Hypothesis, mypy, jsonschema, jsonpatch): into a virtual
+#   - Python tools (pytest, Hypothesis, mypy, jsonschema, jsonpatch, hatchling): into a virtual
 #     environment of the project's own, VENV (default .build/venv), never into the
 #     system's interpreter. It does not see the system's site-packages, so a test that
 #     imports anything not listed in the requirements files fails here too.
@@ -14,6 +14,10 @@ set -eu
 cd "$(dirname "$0")/.."
 venv=${1:-.build/venv}
 python=${PYTHON_FOR_VENV:-python3}
+
+# The commands the suites run from the packages below: `make test` runs with a PATH that
+# holds these, the toolchain's and the base system's, and nothing else (Tests/tools.sh).
+SETUP_TOOLS="valgrind valgrind.bin vgdb pkg-config cc gcc tsc chromium javac java jar javadoc kotlinc kotlin node npm"
 
 # Each line: a Debian package, then the check that tells whether what it gives is here.
 missing=""
@@ -28,7 +32,9 @@ check node-typescript      command -v tsc         # typegen's TypeScript output,
 check chromium             command -v chromium    # the inspector page, rendered headless
 check default-jdk-headless command -v javac       # the JVM binding: javac and the JNI headers
 check junit5               test -f /usr/share/java/junit-platform-console-standalone.jar
+check kotlin               command -v kotlinc     # a Kotlin program against the jar (test-packages)
 check nodejs               command -v node
+check npm                  command -v npm         # npm pack and npm install of the Node package
 check libnode-dev          sh -c 'test -f /usr/include/node/node_api.h || test -f /usr/local/include/node/node_api.h'
 check python3-venv         "$python" -c 'import ensurepip, venv'
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreFFIHook
 import CoreLogic
 
 // The C ABI of include/corelogic.h. Each export is a thin wrapper: check arguments,
@@ -13,10 +14,10 @@ public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 /// The C type of both handlers, `corelogic_command_fn` and `corelogic_state_fn`.
 public typealias HandlerFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
 
-/// Bumped with every release; the header's CORELOGIC_VERSION_* macros match it.
-let libraryVersion = "0.1.0"
-/// Changes only when the ABI changes incompatibly; equals CORELOGIC_ABI_VERSION.
-let abiVersion: Int32 = 1
+/// CORELOGIC_VERSION_STRING and CORELOGIC_ABI_VERSION of include/corelogic.h (through
+/// CoreFFIHook), the one source of both: bump them there.
+let libraryVersion = CORELOGIC_VERSION_STRING
+let abiVersion: Int32 = CORELOGIC_ABI_VERSION
 
 private let versionString = immortalCString(libraryVersion)
 private let statusNames: [Int32: UnsafePointer<CChar>] = {

@@ -15,6 +15,10 @@
  * no C source): the check below is compiled into CoreFFI's Swift code. */
 extern const void *corelogic_app_catalog(void) __attribute__((weak));
 
+/* The C contract itself: CoreFFI takes the version macros from it (the header is their one
+ * source), and the compiler checks each export against the declaration it implements. */
+#include "../../include/corelogic.h"
+
 /* The app's catalog, or NULL when the library defines no corelogic_app_catalog. */
 static inline const void *corelogic_ffi_app_catalog(void) {
     return corelogic_app_catalog ? corelogic_app_catalog() : (const void *)0;

@@ -14,6 +14,7 @@
 
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <corelogic.h>
 
@@ -36,11 +37,30 @@ static struct {
 
 /* Loads the library at `path` once per process. Returns NULL when it is loaded (now or
  * by an earlier call), else why it cannot be (dlerror's text, valid until the next
- * dl* call). A later call with another path does not replace the loaded library. */
+ * dl* call, or the ABI mismatch below). A later call with another path does not
+ * replace the loaded library.
+ *
+ * The glue is compiled against corelogic.h, so CORELOGIC_ABI_VERSION is the ABI it was
+ * built for: a library whose corelogic_abi_version() differs is refused before any
+ * other function is looked up, with both numbers in the message. */
 static const char *corelogic_dl_open(const char *path) {
+    static char mismatch[256];
     if (corelogic_dl.handle != NULL) return NULL;
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) return dlerror();
+    int (*abi_version)(void);
+    if ((*(void **)&abi_version = dlsym(handle, "corelogic_abi_version")) == NULL) {
+        dlclose(handle);
+        return "not a corelogic library: no corelogic_abi_version()";
+    }
+    int found = abi_version();
+    if (found != CORELOGIC_ABI_VERSION) {
+        dlclose(handle);
+        snprintf(mismatch, sizeof mismatch,
+                 "the library has C ABI version %d, but this binding was built for version %d; "
+                 "install matching versions of the library and the binding", found, CORELOGIC_ABI_VERSION);
+        return mismatch;
+    }
 #define CORELOGIC_DL_RESOLVE(name) \
     if ((*(void **)&corelogic_dl.name = dlsym(handle, #name)) == NULL) { dlclose(handle); return dlerror(); }
     CORELOGIC_DL_FUNCTIONS(CORELOGIC_DL_RESOLVE)

@@ -11,7 +11,10 @@ JAVA         ?= java
 JDK_HOME     ?= $(shell dirname $$(dirname $$(readlink -f $$(command -v $(JAVAC)))))
 JUNIT_JARS   ?= /usr/share/java
 JVM_OUT      := .build/jvm
-JVM_SOURCES  := $(wildcard bindings/jvm/src/main/java/dev/corelogic/*.java)
+# Header.java: the binding's version and C ABI version, written from include/corelogic.h
+# (their one source) when the classes are built.
+JVM_HEADER   := $(JVM_OUT)/generated/dev/corelogic/Header.java
+JVM_SOURCES  := $(wildcard bindings/jvm/src/main/java/dev/corelogic/*.java) $(JVM_HEADER)
 JVM_TESTS    := $(wildcard bindings/jvm/src/test/java/dev/corelogic/*.java)
 JVM_JNI      := $(JVM_OUT)/libcorelogic_jni.so
 JVM_TEST_CP  := $(JUNIT_JARS)/junit-jupiter-api.jar:$(JUNIT_JARS)/apiguardian-api.jar:$(JUNIT_JARS)/opentest4j.jar:$(JUNIT_JARS)/junit-platform-launcher.jar:$(JUNIT_JARS)/junit-platform-engine.jar:$(JUNIT_JARS)/junit-platform-commons.jar
@@ -26,6 +29,19 @@ $(JVM_JNI): bindings/jvm/src/main/c/corelogic_jni.c bindings/common/corelogic_dl
 	$(CC) $(CFLAGS) -shared -fPIC -I$(JDK_HOME)/include -I$(JDK_HOME)/include/linux -Iinclude -Ibindings/common \
 	    $< -o $@ -ldl
 	@! ldd $@ | grep -q 'libcookbook\.so' || { echo "error: $@ links the app's library"; exit 1; }
+
+$(JVM_HEADER): include/corelogic.h
+	@mkdir -p $(dir $@)
+	@abi=$$(sed -n 's/^#define CORELOGIC_ABI_VERSION \([0-9]*\)$$/\1/p' $<); \
+	 version=$$(sed -n 's/^#define CORELOGIC_VERSION_STRING "\(.*\)"$$/\1/p' $<); \
+	 test -n "$$abi" -a -n "$$version" || { echo "error: no version macros in $<"; exit 1; }; \
+	 printf '%s\n' 'package dev.corelogic;' '' \
+	    '/** Written by the build from include/corelogic.h, the one source of both numbers. */' \
+	    'final class Header {' '    private Header() {}' '' \
+	    '    /** CORELOGIC_ABI_VERSION: the C ABI the binding and its JNI glue are built for. */' \
+	    "    static final int ABI_VERSION = $$abi;" '' \
+	    '    /** CORELOGIC_VERSION_STRING: the binding'"'"'s version. */' \
+	    "    static final String VERSION = \"$$version\";" '}' > $@
 
 $(JVM_OUT)/classes.stamp: $(JVM_SOURCES)
 	@rm -rf $(JVM_OUT)/classes && mkdir -p $(JVM_OUT)/classes

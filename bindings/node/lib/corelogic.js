@@ -17,7 +17,8 @@
  * `build/corelogic.node` in this package, then the repository's `.build/node/corelogic.node`.
  * The addon does not link libcorelogic: it loads the app's library by path (dlopen,
  * RTLD_LOCAL) on first use, from load(path), else the CORELOGIC_LIBRARY environment
- * variable, else `libcorelogic.so` on the system's loader path.
+ * variable, else the library a package made by `make package` carries (`native/`), else
+ * `libcorelogic.so` on the system's loader path.
  */
 
 const fs = require('fs');
@@ -26,8 +27,6 @@ const errors = require('./errors');
 
 const { ArgumentError, HandleError, LibraryError, errorForStatus } = errors;
 
-/** The C ABI version this binding is written for. */
-const ABI_VERSION = 1;
 const ADDON_VARIABLE = 'CORELOGIC_NODE_ADDON';
 const LIBRARY_VARIABLE = 'CORELOGIC_LIBRARY';
 const KIND_COMMAND = 0;
@@ -72,6 +71,11 @@ function loadAddon() {
 }
 
 const addon = loadAddon();
+/** The C ABI version this binding was built for (the addon's corelogic.h); a library with
+ * another one is refused when it is loaded. */
+const ABI_VERSION = addon.ABI_VERSION;
+/** The binding's version, the corelogic.h its addon was built from (package.json says the same). */
+const BINDING_VERSION = addon.VERSION;
 let loaded = null; // the path libcorelogic was loaded from
 
 /**
@@ -85,19 +89,30 @@ function load(libraryPath) {
     if (loaded === libraryPath) return;
     throw new LibraryError(`libcorelogic is already loaded from ${loaded}; cannot load ${libraryPath}`);
   }
+  // The addon refuses a library whose C ABI version is not ABI_VERSION, naming both.
   const error = addon.open(libraryPath);
   if (error !== null) throw new LibraryError(`cannot load libcorelogic (${libraryPath}): ${error}`);
-  const found = addon.abiVersion();
-  if (found !== ABI_VERSION) {
-    throw new LibraryError(`libcorelogic has C ABI version ${found}, but this binding needs version ` +
-      `${ABI_VERSION}; install matching versions of the library and the binding`);
-  }
   loaded = libraryPath;
+}
+
+/**
+ * The app's library a package made by `make package` carries: `native/app-library` names
+ * the file beside it. null in a checkout.
+ */
+function bundledLibrary() {
+  const directory = path.join(__dirname, '..', 'native');
+  let name;
+  try {
+    name = fs.readFileSync(path.join(directory, 'app-library'), 'utf8').trim();
+  } catch (_) {
+    return null;
+  }
+  return name ? path.join(directory, name) : null;
 }
 
 /** The addon, with the library loaded. */
 function lib() {
-  if (loaded === null) load(process.env[LIBRARY_VARIABLE] || 'libcorelogic.so');
+  if (loaded === null) load(process.env[LIBRARY_VARIABLE] || bundledLibrary() || 'libcorelogic.so');
   return addon;
 }
 
@@ -547,7 +562,7 @@ const { applyPatch, StateMirror } = require('./patch');
 
 module.exports = {
   load,
-  ABI_VERSION, Durability, Output, STALE, Batch, System, RawJSON, raw, version, abiVersion, statusName, features,
+  ABI_VERSION, BINDING_VERSION, Durability, Output, STALE, Batch, System, RawJSON, raw, version, abiVersion, statusName, features,
   applyPatch, StateMirror, ...errors,
 };
 

@@ -561,6 +561,15 @@ static napi_value init(napi_env env, napi_value exports) {
     if (napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions) != napi_ok) {
         return NULL;
     }
+    /* The header the addon was compiled against: the ABI it checks a library for, and
+     * the binding's version (lib/corelogic.js exports both; there is no other copy). */
+    napi_value abi, version;
+    if (napi_create_int32(env, CORELOGIC_ABI_VERSION, &abi) != napi_ok ||
+        napi_create_string_utf8(env, CORELOGIC_VERSION_STRING, NAPI_AUTO_LENGTH, &version) != napi_ok ||
+        napi_set_named_property(env, exports, "ABI_VERSION", abi) != napi_ok ||
+        napi_set_named_property(env, exports, "VERSION", version) != napi_ok) {
+        return NULL;
+    }
     return exports;
 }
 

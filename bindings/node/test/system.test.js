@@ -12,6 +12,7 @@ const SWIFT = { queryChanged: { text: 'swift' } };
 test('the library matches the binding ABI and lists its features', () => {
   assert.equal(corelogic.abiVersion(), corelogic.ABI_VERSION);
   assert.match(corelogic.version(), /^\d+\.\d+\.\d+$/);
+  assert.equal(corelogic.BINDING_VERSION, corelogic.version());   // both from include/corelogic.h
   const names = corelogic.features().map((feature) => feature.name);
   for (const name of ['counter', 'search', 'downloads']) assert.ok(names.includes(name), names.join());
 });

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Union
 
+from . import _header
 from ._library import ABI_VERSION, ENVIRONMENT_VARIABLE, Library, PathLike, load_library
 from .errors import (
     ArgumentError,
@@ -85,9 +86,9 @@ __all__ = [
     "version",
 ]
 
-# The C header's CORELOGIC_VERSION_STRING; pyproject.toml reads it from here, and
-# tests/test_package.py checks it against the header and the loaded library.
-__version__ = "0.1.0"
+# The C header's CORELOGIC_VERSION_STRING (corelogic/_header.py reads it; pyproject.toml
+# versions the package from the same place).
+__version__: str = _header.VERSION
 
 LibraryArgument = Optional[Union[Library, PathLike]]
 

@@ -14,11 +14,13 @@ import threading
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
+from . import _header
 from .errors import LibraryError, error_for_status
 
-#: The C ABI version this binding is written for; ``corelogic_abi_version()``
-#: of the loaded library must return exactly this.
-ABI_VERSION = 1
+#: The C ABI version this binding is written for (``CORELOGIC_ABI_VERSION`` of
+#: include/corelogic.h); ``corelogic_abi_version()`` of the loaded library must
+#: return exactly this.
+ABI_VERSION: int = _header.ABI_VERSION
 
 #: The environment variable naming the shared library to load.
 ENVIRONMENT_VARIABLE = "CORELOGIC_LIBRARY"

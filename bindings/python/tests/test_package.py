@@ -34,6 +34,30 @@ def test_the_package_version_is_the_headers_and_the_librarys(library):
     assert corelogic.__version__ == header_version() == corelogic.version(library)
 
 
+def test_the_header_is_the_one_place_the_version_is_written(library):
+    """Every binding and the library derive both numbers from include/corelogic.h; a copy
+    written anywhere else in their sources fails here."""
+    version = header_version()
+    abi = re.search(r"^#define CORELOGIC_ABI_VERSION (\d+)$", HEADER.read_text(), re.M)
+    assert abi is not None
+    assert (corelogic.__version__, corelogic.ABI_VERSION) == (version, int(abi.group(1)))
+    assert (corelogic.version(library), corelogic.abi_version(library)) == (version, int(abi.group(1)))
+    sources = [*(PACKAGE_ROOT / "corelogic").glob("*.py"), PACKAGE_ROOT / "pyproject.toml",
+               *(REPOSITORY / "bindings" / "node" / "lib").glob("*.js"), REPOSITORY / "bindings" / "node" / "package.json",
+               *(REPOSITORY / "bindings" / "jvm" / "src" / "main").rglob("*.*"),
+               *(REPOSITORY / "bindings" / "node" / "src").glob("*.c"), *(REPOSITORY / "Sources" / "CoreFFI").glob("*.swift")]
+    copies = [f"{path.relative_to(REPOSITORY)}: {line.strip()}" for path in sources
+              for line in path.read_text(encoding="utf-8").splitlines()
+              if f'"{version}"' in line or re.search(r"ABI_VERSION\s*[:=]\s*\d", line)
+              or re.search(r"abiVersion\s*(:\s*Int32\s*)?=\s*\d", line)]
+    assert copies == [], "copies of the header's version numbers:\n" + "\n".join(copies)
+
+
+def test_pyproject_takes_the_version_from_the_header():
+    pyproject = (PACKAGE_ROOT / "pyproject.toml").read_text()
+    assert 'path = "corelogic/_header.py"' in pyproject and 'expression = "VERSION"' in pyproject
+
+
 def test_pyproject_takes_the_version_from_the_package():
     pyproject = (PACKAGE_ROOT / "pyproject.toml").read_text()
     assert re.search(r'^dynamic = \["version"\]$', pyproject, re.M)

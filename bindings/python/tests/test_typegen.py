@@ -406,3 +406,146 @@ def test_committed_swift_conformances_are_the_librarys(library):
         feature = name[: -len("+JSONDirect.swift")].lower()
         files = typegen.generate(feature, ["swift"], library=library)
         assert files == {name: (directory / name).read_text(encoding="utf-8")}
+
+
+# -- Java: records and sealed interfaces ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def generated_java(library, features, tmp_path_factory) -> Path:
+    """Every feature's Java file, in package ``app.types``, compiled as a user compiles it."""
+    if shutil.which("javac") is None:
+        pytest.fail("javac not found: install Debian's default-jdk-headless (make setup does)")
+    directory = tmp_path_factory.mktemp("java")
+    for feature in features:
+        for name, contents in typegen.generate(feature, ["java"], library, java_package="app.types").items():
+            (directory / name).write_text(contents, encoding="utf-8")
+    sources = sorted(path.name for path in directory.glob("*.java"))
+    compiled = run(["javac", "-Xlint:all", "-Werror", "-d", "classes", *sources], directory)
+    (directory / "javac.txt").write_text(f"{compiled.returncode}\n{compiled.stdout}{compiled.stderr}")
+    return directory
+
+
+def _java_literal(value: Any) -> str:
+    """A Java expression building ``value`` as the JVM binding's JSON values."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "Boolean.TRUE" if value else "Boolean.FALSE"
+    if isinstance(value, int):
+        return f"Long.valueOf({value}L)"
+    if isinstance(value, float):
+        return f"Double.valueOf({value!r})"
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string with ASCII escapes is a Java string literal
+    if isinstance(value, list):
+        return "l(" + ", ".join(_java_literal(item) for item in value) + ")"
+    return "m(" + ", ".join(f"{json.dumps(key)}, {_java_literal(item)}" for key, item in value.items()) + ")"
+
+
+def test_generated_java_compiles_with_every_lint_as_an_error(generated_java):
+    status, output = (generated_java / "javac.txt").read_text().split("\n", 1)
+    assert status == "0", output
+    assert (generated_java / "classes" / "app" / "types" / "Search$Event$QueryChanged.class").exists()
+
+
+def test_javac_rejects_wrong_use_of_generated_java_types(generated_java, tmp_path):
+    (tmp_path / "Wrong.java").write_text(textwrap.dedent("""
+        import app.types.Search;
+        class Wrong {
+            Object event = new Search.Event.QueryChanged(5);
+            String stars(Search.State state) { return state.items().get(0).stars(); }
+        }
+        final class Elsewhere implements Search.LoadError {
+            public Object toJson() { return "elsewhere"; }
+        }
+    """))
+    result = run(["javac", "-d", str(tmp_path), "-cp", str(generated_java / "classes"), "Wrong.java"], tmp_path)
+    assert result.returncode != 0
+    assert "incompatible types: int cannot be converted to String" in result.stderr
+    assert "incompatible types: long cannot be converted to String" in result.stderr
+    assert "class is not allowed to extend sealed class: LoadError" in result.stderr
+
+
+def test_golden_values_round_trip_through_the_generated_java_types(generated_java, features):
+    """Each golden state, event, request and query value is read into the Java types and
+    written back; Python compares what comes back with the library's JSON."""
+    java = typegen._Java
+    cases: List[str] = []
+    values: List[Tuple[str, str, Any]] = []
+    for index, (name, feature, kind, value) in enumerate(_golden_values()):
+        schema_document = json.loads((REPOSITORY / "Examples" / "Cookbook" / "schemas" / f"{feature}.schema.json").read_text())
+        outer = typegen.java_class_name(feature)
+        if kind == "state":
+            expression = f"{outer}.stateFromJson(v).toJson()"
+        elif kind == "event":
+            # Either form of a payload-less case may be sent, at any depth, so the JSON need
+            # not come back byte for byte; the value read back must equal the value.
+            expression = f"{outer}.eventFromJson({outer}.eventFromJson(v).toJson()).equals({outer}.eventFromJson(v))"
+        else:
+            entry, item = kind.split(":", 1)
+            node = schema_document["$defs"][f"{entry}.{item}"]
+            holder = "Queries" if entry == "query" else "Requests"
+            schema = typegen.Schema(feature, schema_document, {"events": [], "feedbacks": [], "queries": []})
+            typed = f"{outer}.{holder}.{typegen.java_identifier(item)}(v)"
+            expression = java(schema, "app.types").encode(node, "t")
+            expression = f"((java.util.function.Function<Object, Object>) (x -> {{ var t = {typed}; return {expression}; }})).apply(null)"
+        cases.append(f"            case {index} -> {{ Object v = {_java_literal(value)}; yield {expression}; }}")
+        values.append((name, kind, value))
+    harness = textwrap.dedent("""
+        import app.types.*;
+        import java.util.*;
+        class RoundTrip {
+            static Map<String, Object> m(Object... pairs) {
+                Map<String, Object> map = new LinkedHashMap<>();
+                for (int i = 0; i < pairs.length; i += 2) map.put((String) pairs[i], pairs[i + 1]);
+                return map;
+            }
+            static List<Object> l(Object... items) { return Arrays.asList(items); }
+            static <T> List<Object> encodeList(List<T> values, java.util.function.Function<T, Object> write) {
+                List<Object> out = new ArrayList<>();
+                for (T value : values) out.add(value == null ? null : write.apply(value));
+                return out;
+            }
+            static void write(Object value, StringBuilder out) {
+                if (value == null || value instanceof Boolean || value instanceof Number) { out.append(value); return; }
+                if (value instanceof String s) { out.append('"');
+                    for (char c : s.toCharArray()) out.append(c == '"' || c == '\\\\' ? "\\\\" + c : c < 0x20 || c > 0x7e ? String.format("\\\\u%04x", (int) c) : String.valueOf(c));
+                    out.append('"'); return; }
+                if (value instanceof List<?> list) { out.append('['); String sep = "";
+                    for (Object item : list) { out.append(sep); write(item, out); sep = ","; } out.append(']'); return; }
+                out.append('{'); String sep = "";
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) { out.append(sep); write(e.getKey(), out); out.append(':'); write(e.getValue(), out); sep = ","; }
+                out.append('}');
+            }
+            static Object value(int index) {
+                return switch (index) {
+        CASES
+                    default -> throw new IllegalStateException();
+                };
+            }
+            public static void main(String[] args) {
+                for (int i = 0; i < COUNT; i++) { StringBuilder out = new StringBuilder(); write(value(i), out); System.out.println(out); }
+            }
+        }
+    """).replace("CASES", "\n".join(cases)).replace("COUNT", str(len(cases)))
+    (generated_java / "RoundTrip.java").write_text(harness)
+    compiled = run(["javac", "-d", "classes", "-cp", "classes", "RoundTrip.java"], generated_java)
+    assert compiled.returncode == 0, compiled.stderr[-3000:]
+    ran = run(["java", "-cp", "classes", "RoundTrip"], generated_java)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    lines = ran.stdout.splitlines()
+    assert len(lines) == len(values) > 300
+    for line, (name, kind, value) in zip(lines, values):
+        written = json.loads(line)
+        if kind == "event":
+            assert written is True, f"{name}: {kind}: {json.dumps(value)}"
+        else:
+            assert written == _canonical(value), f"{name}: {kind}: {json.dumps(value)}"
+
+
+def test_java_package_must_be_a_java_package_name(tmp_path):
+    result = typegen_cli("counter", "--lang", "java", "--java-package", "app.class", "--out", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "--java-package app.class: not a Java package name" in result.stderr
+    assert not list(tmp_path.iterdir())

@@ -12,6 +12,9 @@ public final class CoreLogic {
     /** The C ABI version this binding is written for; loading a library with another one fails. */
     public static final int ABI_VERSION = Native.ABI_VERSION;
 
+    /** The binding's version, {@code "MAJOR.MINOR.PATCH"}: the {@code corelogic.h} it was built from. */
+    public static final String BINDING_VERSION = Header.VERSION;
+
     /**
      * Loads {@code libcorelogic} from {@code path} (the app's build of the library), before
      * any other call. Without it the first call loads it from the {@code corelogic.library}

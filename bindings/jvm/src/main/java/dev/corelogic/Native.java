@@ -1,6 +1,11 @@
 package dev.corelogic;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,11 +17,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The glue library is loaded from, in order: the {@code corelogic.jni.library} system
  * property (a path), the {@code CORELOGIC_JNI_LIBRARY} environment variable (a path),
- * and {@code System.loadLibrary("corelogic_jni")} ({@code java.library.path}). The glue
+ * the jar this class came from ({@code native/<os>-<arch>/libcorelogic_jni.so}, extracted
+ * to a temporary directory, as {@code make package} builds it), and
+ * {@code System.loadLibrary("corelogic_jni")} ({@code java.library.path}). The glue
  * does not link {@code libcorelogic}: it loads it at run time ({@code dlopen}, with
  * {@code RTLD_LOCAL}) from the path given to {@link CoreLogic#load(String)}, else the
  * {@code corelogic.library} system property, else the {@code CORELOGIC_LIBRARY}
- * environment variable, else {@code libcorelogic.so} on the system's loader path.
+ * environment variable, else the app's library in the jar (named by
+ * {@code native/<os>-<arch>/app-library}, extracted beside the glue), else
+ * {@code libcorelogic.so} on the system's loader path.
  */
 final class Native {
     static final int OK = 0;
@@ -24,8 +33,8 @@ final class Native {
     static final int KIND_COMMAND = 0;
     static final int KIND_STATE = 1;
 
-    /** The C ABI version this binding is written for. */
-    static final int ABI_VERSION = 1;
+    /** The C ABI version this binding and its glue are built for (include/corelogic.h). */
+    static final int ABI_VERSION = Header.ABI_VERSION;
 
     private Native() {}
 
@@ -38,15 +47,68 @@ final class Native {
         GLUE_ERROR = loadGlue();
     }
 
+    /** The jar's directory of native libraries for this machine: {@code native/linux-x86_64/}. */
+    static String platformDirectory() {
+        String os = java.lang.System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String arch = java.lang.System.getProperty("os.arch", "").toLowerCase(java.util.Locale.ROOT);
+        if (os.startsWith("mac") || os.startsWith("darwin")) os = "macos";
+        else if (os.startsWith("windows")) os = "windows";
+        else if (os.startsWith("linux")) os = "linux";
+        if (arch.equals("amd64") || arch.equals("x86-64")) arch = "x86_64";
+        else if (arch.equals("arm64")) arch = "aarch64";
+        return "native/" + os + "-" + arch + "/";
+    }
+
+    /** Where the jar's native libraries were extracted; null until one is. */
+    private static Path extracted;
+
+    /**
+     * Copies the resource {@code platformDirectory() + name} out of the jar into a
+     * temporary directory of this process (removed at exit), and returns the copy's
+     * path; null when the jar has no such resource.
+     */
+    static synchronized String extract(String name) {
+        String resource = platformDirectory() + name;
+        try (InputStream in = Native.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) return null;
+            if (extracted == null) {
+                extracted = Files.createTempDirectory("corelogic-");
+                extracted.toFile().deleteOnExit();
+            }
+            Path target = extracted.resolve(name);
+            if (!Files.exists(target)) {
+                Files.copy(in, target);
+                target.toFile().deleteOnExit();
+            }
+            return target.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot extract " + resource + " from the jar", e);
+        }
+    }
+
+    /** The app's library carried in the jar, extracted; null when the jar carries none. */
+    static String bundledLibrary() {
+        try (InputStream in = Native.class.getClassLoader().getResourceAsStream(platformDirectory() + "app-library")) {
+            if (in == null) return null;
+            String name = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+            return name.isEmpty() ? null : extract(name);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + platformDirectory() + "app-library from the jar", e);
+        }
+    }
+
     private static LibraryException loadGlue() {
         String path = java.lang.System.getProperty("corelogic.jni.library");
         if (path == null || path.isEmpty()) path = java.lang.System.getenv("CORELOGIC_JNI_LIBRARY");
         try {
-            if (path != null && !path.isEmpty()) {
+            if (path == null || path.isEmpty()) path = extract("libcorelogic_jni.so");
+            if (path != null) {
                 java.lang.System.load(new File(path).getAbsolutePath());
             } else {
                 java.lang.System.loadLibrary("corelogic_jni");
             }
+        } catch (UncheckedIOException e) {
+            return new LibraryException(e.getMessage() + ": " + e.getCause().getMessage(), e);
         } catch (UnsatisfiedLinkError e) {
             return new LibraryException("cannot load the corelogic JNI library ("
                     + (path != null && !path.isEmpty() ? path : "corelogic_jni on java.library.path")
@@ -59,6 +121,13 @@ final class Native {
     static String defaultPath() {
         String path = java.lang.System.getProperty("corelogic.library");
         if (path == null || path.isEmpty()) path = java.lang.System.getenv("CORELOGIC_LIBRARY");
+        if (path == null || path.isEmpty()) {
+            try {
+                path = bundledLibrary();
+            } catch (UncheckedIOException e) {
+                throw new LibraryException(e.getMessage() + ": " + e.getCause().getMessage(), e);
+            }
+        }
         return path == null || path.isEmpty() ? "libcorelogic.so" : path;
     }
 
@@ -69,14 +138,10 @@ final class Native {
             if (opened.equals(path)) return;
             throw new LibraryException("libcorelogic is already loaded from " + opened + "; cannot load " + path, null);
         }
+        // The glue refuses a library whose C ABI version is not the one of the corelogic.h
+        // it was compiled against, naming both.
         String error = text(open(path.getBytes(StandardCharsets.UTF_8)));
         if (error != null) throw new LibraryException("cannot load libcorelogic (" + path + "): " + error, null);
-        int found = abiVersion();
-        if (found != ABI_VERSION) {
-            throw new LibraryException("libcorelogic has C ABI version " + found
-                    + ", but this binding needs version " + ABI_VERSION
-                    + "; install matching versions of the library and the binding", null);
-        }
         opened = path;
     }
 

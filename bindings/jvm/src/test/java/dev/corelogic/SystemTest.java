@@ -24,6 +24,7 @@ class SystemTest {
     void theLibraryMatchesTheBindingsAbiAndListsItsFeatures() {
         assertEquals(CoreLogic.ABI_VERSION, CoreLogic.abiVersion());
         assertTrue(CoreLogic.version().matches("\\d+\\.\\d+\\.\\d+"), CoreLogic.version());
+        assertEquals(CoreLogic.version(), CoreLogic.BINDING_VERSION); // both from include/corelogic.h
         List<Object> names = new ArrayList<>();
         for (Map<String, Object> feature : CoreLogic.features()) names.add(feature.get("name"));
         assertTrue(names.containsAll(List.of("counter", "search", "downloads")), names.toString());
