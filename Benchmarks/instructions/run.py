@@ -51,10 +51,13 @@ ROWS = [
     ("Python floor: bare ctypes send + json.loads + free", "python", "python-floor", None),
     ("Python system.send(\"increment\") -> Batch, state read", "python", "python-full", None),
     ("Python system.send(\"increment\"), patch output, mirror kept", "python", "python-patch", None),
+    ("Python search loadFailed/retry, empty list, state read", "python", "python-search-full", None),
+    ("Python search loadFailed/retry, empty list, patch output, mirror kept", "python", "python-search-patch", None),
 ]
 
 # A host's full-mode send against its floor, and its patch-mode send against full mode.
-HOST_PAIRS = [("python-full", "python-floor"), ("python-patch", "python-full")]
+HOST_PAIRS = [("python-full", "python-floor"), ("python-patch", "python-full"),
+              ("python-search-patch", "python-search-full")]
 HOST_RATIO = 1.3
 
 # Non-canonical forms must cost at most this much more than the canonical ones.

@@ -120,17 +120,29 @@ def apply_patch(document: Any, patch: Sequence[Dict[str, Any]], *, copy_values: 
     keys = MEMBER_KEYS
     try:
         for operation in patch:
-            # The most frequent operation, a top-level member replaced, in line: the
-            # general path costs several calls.
+            # The most frequent operations, on a member of the top-level object (a field
+            # replaced, an optional one added or removed), in line: the general path
+            # costs several calls.
             if type(operation) is dict and type(result) is dict and not copy_values:
                 pointer = operation.get("path")
                 key = keys.get(pointer) if type(pointer) is str else None
                 if key is None:
                     key = member_key(pointer)
-                if key is not None and key in result and operation.get("op") == "replace" and "value" in operation:
-                    undo.append(("set", result, key, result[key]))
-                    result[key] = operation["value"]
-                    continue
+                if key is not None:
+                    op = operation.get("op")
+                    present = key in result
+                    if op == "replace" and present and "value" in operation:
+                        undo.append(("set", result, key, result[key]))
+                        result[key] = operation["value"]
+                        continue
+                    if op == "add" and "value" in operation:
+                        undo.append(("set", result, key, result[key]) if present else ("delete", result, key, None))
+                        result[key] = operation["value"]
+                        continue
+                    if op == "remove" and present:
+                        undo.append(("set", result, key, result[key]))
+                        del result[key]
+                        continue
             result = _apply_one(result, operation, undo, copy_values)
     except PatchError:
         for kind, parent, key, value in reversed(undo):
