@@ -397,8 +397,10 @@ bench: bench-trace bench-size lib | $(C_OUT)
 # BENCH_INSTRUCTIONS_FLAGS=--check fails when a path misses its target.
 bench-instructions: lib | $(C_OUT)
 	$(CC) -O2 -std=c11 Benchmarks/instructions/abi_driver.c -o $(C_OUT)/abi_driver $(C_LINK)
+	$(CC) -O2 -std=c11 Benchmarks/instructions/startup_driver.c -o $(C_OUT)/startup_driver -ldl
 	$(BENCH_BUILD) --product InstructionBench
-	$(PYTHON) Benchmarks/instructions/run.py $(C_OUT)/abi_driver .build/bench/release/InstructionBench $(LIB) $(BENCH_INSTRUCTIONS_FLAGS)
+	$(PYTHON) Benchmarks/instructions/run.py $(C_OUT)/abi_driver .build/bench/release/InstructionBench $(LIB) \
+	    --startup-driver $(C_OUT)/startup_driver $(BENCH_INSTRUCTIONS_FLAGS)
 
 # The size of the app's library: as built, stripped, gzipped, and by origin, beside an
 # empty Swift library linked the same way (the Swift runtime's floor).
@@ -431,15 +433,17 @@ soak: lib | $(C_OUT)
 include bindings/jvm/jvm.mk
 include bindings/node/node.mk
 
-# The counter round trip through the C, JVM and Node.js hosts, side by side.
+# Each host's counter against its floor (a bare FFI call and the parse of its batch), in
+# full and in patch mode, side by side with C. BENCH_HOSTS_FLAGS=--check fails on a missed ratio.
 bench-hosts: jvm node | $(C_OUT)
 	$(CC) -O2 -std=c11 Benchmarks/hosts/counter.c -o $(C_OUT)/bench_counter $(C_LINK)
 	@mkdir -p $(JVM_OUT)/bench
-	$(JAVAC) -d $(JVM_OUT)/bench -cp $(JVM_OUT)/classes Benchmarks/hosts/Counter.java
+	$(JAVAC) -d $(JVM_OUT)/bench -cp $(JVM_OUT)/classes Benchmarks/hosts/jvm/CounterBench.java
 	@echo
-	@echo "== Hosts: counter round trip through C, the JVM and Node.js =="
-	$(PYTHON) Benchmarks/hosts/compare.py $(C_OUT)/bench_counter \
-	    "$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/bench Counter" \
+	@echo "== Hosts: the counter through C, Python, the JVM and Node.js, each against its floor =="
+	$(PYTHON) Benchmarks/hosts/compare.py $(BENCH_HOSTS_FLAGS) $(C_OUT)/bench_counter \
+	    "$(PYTHON) Benchmarks/hosts/counter.py" \
+	    "$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/bench dev.corelogic.CounterBench" \
 	    "$(NODE_RUN) Benchmarks/hosts/counter.js"
 
 # ---- the explorer (docs/testing.md, "Exploring a feature") ------------------------------

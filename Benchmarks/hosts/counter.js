@@ -1,26 +1,65 @@
 'use strict';
-// make bench, hosts section: the Node.js binding's counter round trip,
-// system.send('increment') returning a parsed Batch, after a JIT warm-up.
-// Prints the median of the rounds as "node: <ns> ns/call".
+// make bench, hosts section: the Node.js binding's counter against its floor, after a JIT
+// warm-up. Three loops, interleaved round by round, each printed as the median of its
+// rounds:
+//   node floor: the addon's send (one N-API call; the library's batch copied into a JS
+//               string and freed) and JSON.parse of it: the least any N-API host does
+//   node full:  System.send('increment'), the batch's state read
+//   node patch: the same in patch mode, a StateMirror kept up to date from each batch
 const path = require('path');
 const corelogic = require(path.join(__dirname, '..', '..', 'bindings', 'node'));
 
 const ROUNDS = 7;
 const CALLS = 100000;
 
-function roundNs(counter, calls) {
+function timed(calls, body) {
   const start = process.hrtime.bigint();
-  let sink = 0;
-  for (let i = 0; i < calls; i++) sink += counter.send('increment').state.count;
+  const sink = body(calls);
   const elapsed = Number(process.hrtime.bigint() - start);
   if (sink === 0) throw new Error('no increment counted');
   return elapsed / calls;
 }
 
-const counter = new corelogic.System('counter');
-for (let i = 0; i < 5; i++) roundNs(counter, CALLS / 5);
-const rounds = [];
-for (let r = 0; r < ROUNDS; r++) rounds.push(roundNs(counter, CALLS));
-rounds.sort((a, b) => a - b);
-console.log(`node: ${rounds[Math.floor(ROUNDS / 2)].toFixed(1)} ns/call`);
-counter.close();
+const full = new corelogic.System('counter');
+const patched = new corelogic.System('counter');
+const mirror = new corelogic.StateMirror(patched.setOutput(corelogic.Output.PATCH));
+// The addon the binding loaded (the same module: require caches it by path), driven
+// bare, on a system of its own.
+const addon = require(path.join(__dirname, '..', '..', '.build', 'node', 'corelogic.node'));
+const [bare] = addon.systemNew('counter', null);
+
+const loops = {
+  floor: (calls) => {
+    let sink = 0;
+    for (let i = 0; i < calls; i++) sink += JSON.parse(addon.send(bare, '"increment"', true)).state.count;
+    return sink;
+  },
+  full: (calls) => {
+    let sink = 0;
+    for (let i = 0; i < calls; i++) sink += full.send('increment').state.count;
+    return sink;
+  },
+  patch: (calls) => {
+    let sink = 0;
+    for (let i = 0; i < calls; i++) {
+      if (!mirror.apply(patched.send('increment'))) throw new Error('a patch was missed');
+      sink += mirror.state.count;
+    }
+    return sink;
+  },
+};
+
+for (let i = 0; i < 5; i++) for (const body of Object.values(loops)) timed(CALLS / 5, body);
+const rounds = Object.fromEntries(Object.keys(loops).map((name) => [name, []]));
+for (let r = 0; r < ROUNDS; r++) for (const [name, body] of Object.entries(loops)) rounds[name].push(timed(CALLS, body));
+const expected = CALLS + ROUNDS * CALLS;
+for (const count of [full.state.count, patched.state.count, JSON.parse(addon.state(bare)).count]) {
+  if (count !== expected) throw new Error(`counted ${count}, expected ${expected}`);
+}
+for (const [name, values] of Object.entries(rounds)) {
+  values.sort((a, b) => a - b);
+  console.log(`node ${name}: ${values[Math.floor(ROUNDS / 2)].toFixed(1)} ns/call`);
+}
+addon.systemFree(bare);
+full.close();
+patched.close();

@@ -16,7 +16,7 @@ full mode, on an event that leaves the items alone); patch mode from 0 to 100,00
 (the cost at N over the cost at 0, untouched and with a 10-item page appended); and the
 heap one system holds after its first batch over what it held once created, for a
 10,000-item search state in full mode (measured with the C library's malloc counters,
-outside callgrind).
+outside callgrind); and the start-up, from dlopen to a new system's first batch.
 """
 
 from __future__ import annotations
@@ -48,8 +48,17 @@ ROWS = [
     ("Swift System<Counter>.send(.increment)", "swift", "counter", 300),
     ("Swift System<Search> loadFailed/retry", "swift", "search", None),
     ("Swift System<Playcatch> effect round trip (send + deliver)", "swift", "playcatch", 900),
-    ("Python system.send(\"increment\") -> Batch", "python", "counter", None),
+    ("Python floor: bare ctypes send + json.loads + free", "python", "python-floor", None),
+    ("Python system.send(\"increment\") -> Batch, state read", "python", "python-full", None),
+    ("Python system.send(\"increment\"), patch output, mirror kept", "python", "python-patch", None),
+    ("Python search loadFailed/retry, empty list, state read", "python", "python-search-full", None),
+    ("Python search loadFailed/retry, empty list, patch output, mirror kept", "python", "python-search-patch", None),
 ]
+
+# A host's full-mode send against its floor, and its patch-mode send against full mode.
+HOST_PAIRS = [("python-full", "python-floor"), ("python-patch", "python-full"),
+              ("python-search-patch", "python-search-full")]
+HOST_RATIO = 1.3
 
 # Non-canonical forms must cost at most this much more than the canonical ones.
 FORM_PAIRS = [("counter-object-null", "counter-null"), ("search-short", "search-canonical")]
@@ -72,6 +81,11 @@ SCALING_RATIO = 1.1
 SCALING_SMALL, SCALING_LARGE = 100, 600
 MEMORY_ITEMS = 10000
 MEMORY_RATIO = 1.2
+# Start-up: from dlopen to the first batch, for one feature, in a process that has loaded
+# nothing of the library's (a C or Python host), and in one that already holds the C++
+# runtime the Swift runtime links (the JVM and Node.js do).
+STARTUP = [("counter", '"increment"'), ("search", '{"queryChanged":{"text":"swift"}}')]
+STARTUP_TARGET = 3_000_000
 
 
 def instructions(command: list[str], env: dict[str, str]) -> int:
@@ -97,6 +111,7 @@ def main() -> int:
     parser.add_argument("swift_driver")
     parser.add_argument("library")
     parser.add_argument("--check", action="store_true", help="fail when a target is missed")
+    parser.add_argument("--startup-driver", help="Benchmarks/instructions/startup_driver, built")
     parser.add_argument("--only", help="run only the paths whose argument contains this text "
                         "(crossover, scaling, memory: those sections)")
     args = parser.parse_args()
@@ -107,7 +122,7 @@ def main() -> int:
             return [args.abi_driver, path, str(n)]
         if kind == "swift":
             return [args.swift_driver, path, str(n)]
-        return [sys.executable, str(HERE / "python_driver.py"), str(n), args.library]
+        return [sys.executable, str(HERE / "python_driver.py"), str(n), args.library, path.split("-", 1)[1]]
 
     results: dict[str, float] = {}
     print(f"{'path (instructions per event)':<70} {'instructions':>12} {'target':>8}")
@@ -144,6 +159,13 @@ def main() -> int:
             print(f"ratio {patch} / {full}: {ratio:.2f} (target <= {PATCH_RATIO})")
             if ratio > PATCH_RATIO:
                 missed.append(f"{patch} / {full}: {ratio:.2f} > {PATCH_RATIO}")
+
+    for host, floor in HOST_PAIRS:
+        if host in results and floor in results:
+            ratio = results[host] / results[floor]
+            print(f"ratio {host} / {floor}: {ratio:.2f} (target <= {HOST_RATIO})")
+            if ratio > HOST_RATIO:
+                missed.append(f"{host} / {floor}: {ratio:.2f} > {HOST_RATIO}")
 
     if wanted("untouched") or wanted("crossover"):
         print(f"\nsearch loadFailed/retry with batch, N items untouched (instructions per event)")
@@ -184,6 +206,22 @@ def main() -> int:
               f"{batched:,} after the first batch: {ratio:.2f}x (target <= {MEMORY_RATIO})")
         if ratio > MEMORY_RATIO:
             missed.append(f"memory after the first batch: {ratio:.2f}x > {MEMORY_RATIO}")
+
+    if wanted("startup") and args.startup_driver:
+        print(f"\nstart-up, from dlopen to the first batch of a new system (instructions, once per process)")
+        stdcxx = subprocess.run(["sh", "-c", "ldd " + args.library + " | awk '/libstdc\\+\\+/ {print $3}'"],
+                                capture_output=True, text=True).stdout.strip()
+        setups = [("nothing loaded before (a C or Python host)", {})]
+        if stdcxx:
+            setups.append(("the C++ runtime already loaded (the JVM, Node.js)", {"LD_PRELOAD": stdcxx}))
+        for what, extra in setups:
+            run_env = {**env, **extra}
+            bare = instructions([args.startup_driver, args.library, "-", "-"], run_env)
+            for feature, event in STARTUP:
+                cost = instructions([args.startup_driver, args.library, feature, event], run_env) - bare
+                print(f"  {feature:<8} {what:<52} {cost:>12,} (target <= {STARTUP_TARGET:,})", flush=True)
+                if not extra and cost > STARTUP_TARGET:
+                    missed.append(f"start-up of {feature}: {cost:,} > {STARTUP_TARGET:,}")
 
     if args.check and missed:
         print("targets missed:\n  " + "\n  ".join(missed))

@@ -242,7 +242,10 @@ function effectId(id) {
  * to it), the commands of every step, the step count.
  */
 class Batch {
-  constructor(value) {
+  #json;
+
+  constructor(value, json) {
+    this.#json = json;
     /** The state after the last step; undefined in patch mode. */
     this.state = value.state;
     /** The commands of every step, in order: {cancel: id} or {start: {id, feedback, request}}. */
@@ -273,6 +276,11 @@ class Batch {
     return this.effects.filter((command) => 'cancel' in command).map((command) => command.cancel);
   }
 
+  /** The library's own text, for byte-level comparisons and integers beyond 2^53. */
+  get json() {
+    return this.#json;
+  }
+
   /** Always false: a Batch is not STALE. */
   get stale() {
     return false;
@@ -280,10 +288,7 @@ class Batch {
 }
 
 function parseBatch(text) {
-  const batch = new Batch(JSON.parse(text));
-  // The library's own text, for byte-level comparisons and integers beyond 2^53.
-  Object.defineProperty(batch, 'json', { value: text });
-  return batch;
+  return new Batch(JSON.parse(text), text);
 }
 
 /** What deliver/complete return for an effect that is not running: the input was dropped. */

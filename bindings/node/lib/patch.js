@@ -25,15 +25,21 @@ function fail(message) {
 function tokens(pointer) {
   if (pointer === '') return [];
   if (typeof pointer !== 'string' || pointer[0] !== '/') fail(`invalid JSON Pointer ${JSON.stringify(pointer)}`);
+  if (!pointer.includes('~')) return pointer.slice(1).split('/'); // nothing to unescape
   return pointer.slice(1).split('/').map((token) => {
     if (/~(?![01])/.test(token)) fail(`invalid JSON Pointer ${JSON.stringify(pointer)}: '~' must be followed by '0' or '1'`);
     return token.replace(/~1/g, '/').replace(/~0/g, '~');
   });
 }
 
-/** Sets an own member (an assignment to "__proto__" would set the prototype instead). */
+/** Sets an own member. Only "__proto__" is an accessor of Object.prototype, where an
+ * assignment would set the prototype instead; every other name is assigned (the fast way). */
 function put(object, key, value) {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__') {
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    object[key] = value;
+  }
 }
 
 function index(array, token, allowEnd) {

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Sequence, Tuple
 
-__all__ = ["PatchError", "apply_patch", "parse_pointer"]
+__all__ = ["PatchError", "apply_patch", "parse_pointer", "member_key"]
 
 
 class PatchError(ValueError):
@@ -48,6 +48,23 @@ def parse_pointer(pointer: str) -> List[str]:
             index = token.find("~", index + 2)
         unescaped.append(token.replace("~1", "/").replace("~0", "~"))
     return unescaped
+
+
+# "/count" -> "count": the pointers of top-level members, the most frequent ones in the
+# library's patches, read once; bounded, since a state has a fixed set of members.
+MEMBER_KEYS: Dict[str, str] = {}
+_MEMBER_KEYS_MAX = 1024
+
+
+def member_key(pointer: Any) -> Any:
+    """The member name a pointer of one token without escapes names (``"/count"`` ->
+    ``"count"``), else ``None``. Hot callers read :data:`MEMBER_KEYS` first."""
+    if type(pointer) is not str or pointer[:1] != "/" or pointer.find("/", 1) >= 0 or "~" in pointer:
+        return None
+    key = pointer[1:]
+    if len(MEMBER_KEYS) < _MEMBER_KEYS_MAX:
+        MEMBER_KEYS[pointer] = key
+    return key
 
 
 def _index(token: str, length: int, pointer: str, allow_end: bool) -> int:
@@ -100,8 +117,32 @@ def apply_patch(document: Any, patch: Sequence[Dict[str, Any]], *, copy_values: 
         raise PatchError(f"a patch is a list of operations, not {type(patch).__name__}")
     undo: List[Tuple[Any, ...]] = []
     result = document
+    keys = MEMBER_KEYS
     try:
         for operation in patch:
+            # The most frequent operations, on a member of the top-level object (a field
+            # replaced, an optional one added or removed), in line: the general path
+            # costs several calls.
+            if type(operation) is dict and type(result) is dict and not copy_values:
+                pointer = operation.get("path")
+                key = keys.get(pointer) if type(pointer) is str else None
+                if key is None:
+                    key = member_key(pointer)
+                if key is not None:
+                    op = operation.get("op")
+                    present = key in result
+                    if op == "replace" and present and "value" in operation:
+                        undo.append(("set", result, key, result[key]))
+                        result[key] = operation["value"]
+                        continue
+                    if op == "add" and "value" in operation:
+                        undo.append(("set", result, key, result[key]) if present else ("delete", result, key, None))
+                        result[key] = operation["value"]
+                        continue
+                    if op == "remove" and present:
+                        undo.append(("set", result, key, result[key]))
+                        del result[key]
+                        continue
             result = _apply_one(result, operation, undo, copy_values)
     except PatchError:
         for kind, parent, key, value in reversed(undo):

@@ -18,7 +18,7 @@ import weakref
 from typing import Any, Callable, Dict, List, Optional, Protocol, TypeVar, Union
 
 from ._library import CALLBACK, Library, PathLike, load_library
-from ._patch import PatchError, apply_patch
+from ._patch import MEMBER_KEYS, PatchError, apply_patch
 from .errors import ERR_HANDLE, ArgumentError, CorelogicError, HandleError, error_for_status
 
 __all__ = [
@@ -427,7 +427,9 @@ class System:
         self._free_string(out.value)
         value = _parse(raw)
         if self._output == "patch":
-            return self._patch_batch(value)
+            state = self._advance(value)
+            return Batch(state, value["effects"], value["steps"], value.get("queries"), value["patch"], self._revision,
+                         value.get("dropped"))
         return Batch(value["state"], value["effects"], value["steps"], value.get("queries"), dropped=value.get("dropped"))
 
     def deliver(self, effect_id: int, event: Event) -> Union[Batch, Stale]:
@@ -638,6 +640,20 @@ class System:
             if revision <= self._revision:
                 return self._mirror
             if base == self._revision:
+                # One top-level member replaced (a counter's step, a flag flipped): in
+                # line, with nothing to undo, since nothing else can fail.
+                patch = value["patch"]
+                mirror = self._mirror
+                if type(patch) is list and len(patch) == 1 and type(mirror) is dict:
+                    operation = patch[0]
+                    if type(operation) is dict:
+                        pointer = operation.get("path")
+                        key = MEMBER_KEYS.get(pointer) if type(pointer) is str else None
+                        if key is not None and key in mirror and operation.get("op") == "replace" \
+                                and "value" in operation:
+                            mirror[key] = operation["value"]
+                            self._revision = revision
+                            return mirror
                 try:
                     self._mirror = apply_patch(self._mirror, value["patch"])
                     self._revision = revision

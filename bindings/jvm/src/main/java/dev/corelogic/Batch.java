@@ -34,7 +34,8 @@ public final class Batch {
         return json;
     }
 
-    private Map<String, Object> parsed() {
+    /** The batch parsed, once (also what {@link StateMirror#apply(Batch)} reads). */
+    Map<String, Object> parsed() {
         Map<String, Object> value = parsed;
         if (value == null) {
             value = json == null ? Collections.emptyMap() : Json.object(Json.parse(json));

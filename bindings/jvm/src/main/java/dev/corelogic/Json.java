@@ -68,6 +68,13 @@ public final class Json {
 
     private static final int MAX_DEPTH = 512;
 
+    /** The words of the library's batches ({@link Parser#plain}). */
+    private static final String[] WORDS = {
+        "state", "effects", "steps", "revision", "base", "patch", "op", "path", "value", "replace", "add",
+        "remove", "queries", "dropped", "start", "cancel", "id", "feedback", "request",
+    };
+    private static final int LONGEST_WORD = 8;
+
     private static final class Parser {
         final String s;
         final int maxDepth;
@@ -177,7 +184,7 @@ public final class Json {
                 if (at >= s.length()) throw error("unterminated string");
                 char c = s.charAt(at);
                 if (c == '"') {
-                    String text = out == null ? s.substring(start, at) : out.append(s, start, at).toString();
+                    String text = out == null ? plain(start, at) : out.append(s, start, at).toString();
                     at++;
                     return text;
                 }
@@ -222,6 +229,21 @@ public final class Json {
             }
         }
 
+        /**
+         * The text of a string without escapes: one of the batch's own words (member names
+         * and patch operations, which every batch repeats) as a shared constant, whose hash
+         * is computed once; anything else as a new string.
+         */
+        String plain(int start, int end) {
+            int length = end - start;
+            if (length <= LONGEST_WORD) {
+                for (String word : WORDS) {
+                    if (word.length() == length && s.regionMatches(start, word, 0, length)) return word;
+                }
+            }
+            return s.substring(start, end);
+        }
+
         /** The four hex digits of a \\u escape at offset i. */
         int hex4(int i) {
             if (i + 4 > s.length()) throw error("truncated \\u escape");
@@ -262,9 +284,14 @@ public final class Json {
                 while (at < s.length() && s.charAt(at) >= '0' && s.charAt(at) <= '9') at++;
                 if (at == digits) throw error("bad number: no exponent digits");
             }
+            if (integral && at - start < 19) { // at most 18 digits: a long, read in place
+                boolean negative = s.charAt(start) == '-';
+                long value = 0;
+                for (int i = negative ? start + 1 : start; i < at; i++) value = value * 10 + (s.charAt(i) - '0');
+                return negative ? -value : value;
+            }
             String text = s.substring(start, at);
             if (integral) {
-                if (text.length() < 19) return Long.parseLong(text);
                 BigInteger big = new BigInteger(text);
                 if (big.bitLength() < 64) return big.longValue();
                 if (big.signum() > 0 && big.bitLength() == 64) return big; // up to 2^64 - 1, as effect ids go

@@ -45,9 +45,9 @@ public final class StateMirror {
         return Json.object(state);
     }
 
-    /** {@link #apply(Map)} for a batch. */
+    /** {@link #apply(Map)} for a batch (parsed once, shared with the batch's own readers). */
     public boolean apply(Batch batch) {
-        return apply(Json.object(Json.parse(batch.json())));
+        return apply(batch.parsed());
     }
 
     /** {@link #apply(Map)} for a batch's or a state message's JSON text. */
@@ -97,6 +97,12 @@ public final class StateMirror {
         List<String> out = new ArrayList<>();
         if (path.isEmpty()) return out;
         if (path.charAt(0) != '/') throw failure("invalid JSON Pointer " + Json.write(path));
+        if (path.indexOf('~') < 0) { // nothing to unescape: the tokens between the slashes
+            int start = 1;
+            for (int slash; (slash = path.indexOf('/', start)) >= 0; start = slash + 1) out.add(path.substring(start, slash));
+            out.add(path.substring(start));
+            return out;
+        }
         for (String token : path.substring(1).split("/", -1)) {
             if (token.replaceAll("~[01]", "").indexOf('~') >= 0) {
                 throw failure("invalid JSON Pointer " + Json.write(path) + ": '~' must be followed by '0' or '1'");
@@ -108,10 +114,21 @@ public final class StateMirror {
 
     private static int index(List<?> list, String token, boolean allowEnd) {
         if (token.equals("-") && allowEnd) return list.size();
-        if (!token.matches("0|[1-9][0-9]{0,9}")) throw failure("invalid array index " + Json.write(token));
+        if (!isIndex(token)) throw failure("invalid array index " + Json.write(token));
         long at = Long.parseLong(token);
         if (at > list.size() || (!allowEnd && at == list.size())) throw failure("array index " + at + " out of range");
         return (int) at;
+    }
+
+    /** "0", or up to 10 digits without a leading zero. */
+    private static boolean isIndex(String token) {
+        int length = token.length();
+        if (length == 0 || length > 10 || (length > 1 && token.charAt(0) == '0')) return false;
+        for (int i = 0; i < length; i++) {
+            char c = token.charAt(i);
+            if (c < '0' || c > '9') return false;
+        }
+        return true;
     }
 
     @SuppressWarnings("unchecked")

@@ -21,6 +21,28 @@ class JsonTest {
     }
 
     @Test
+    void integersReadInPlaceMatchLongParsingAtEveryLength() {
+        // Up to 18 digits are read in place, longer ones through Long and BigInteger.
+        for (String digits : List.of("0", "7", "42", "999999999999999999", "123456789012345678",
+                "1000000000000000000", "9223372036854775807")) {
+            assertEquals(Long.parseLong(digits), Json.parse(digits));
+            assertEquals(Long.parseLong("-" + digits), Json.parse("-" + digits));
+        }
+        assertEquals(new BigInteger("9223372036854775808"), Json.parse("9223372036854775808"));
+        assertEquals(List.of(5L, -12L), Json.parse("[5,-12]"));
+    }
+
+    @Test
+    void theBatchWordsReadAsEqualStrings() {
+        Map<String, Object> operation = new LinkedHashMap<>();
+        operation.put("op", "replace");
+        operation.put("path", "/count");
+        operation.put("value", 3L);
+        assertEquals(List.of(operation), Json.parse("[{\"op\":\"replace\",\"path\":\"/count\",\"value\":3}]"));
+        assertEquals(Map.of("stat", "states", "ops", "o\"p"), Json.parse("{\"stat\":\"states\",\"ops\":\"o\\\"p\"}"));
+    }
+
+    @Test
     void membersKeepTheirOrderAndStringsRoundTrip() {
         Map<String, Object> object = new LinkedHashMap<>();
         object.put("b", "tab\there \"quoted\" \u00e9 \uD83D\uDE00");

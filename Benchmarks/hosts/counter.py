@@ -1,0 +1,90 @@
+"""make bench, hosts section: the Python binding's counter against its floor.
+
+Three loops, interleaved round by round, each printed as the median of its rounds:
+
+    python floor: <ns> ns/call   bare ctypes corelogic_system_send with a batch, the batch
+                                 read as bytes, json.loads, corelogic_free: the least any
+                                 ctypes host does
+    python full: <ns> ns/call    System.send("increment"), the batch's state read
+    python patch: <ns> ns/call   the same on a System(output="patch"): the binding keeps
+                                 its state mirror up to date from each batch's patch
+
+Every loop's system counts every increment, checked at the end.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
+
+import corelogic  # noqa: E402
+
+ROUNDS = 7
+CALLS = 50_000
+
+
+def floor_round(library: corelogic.Library, handle: int, calls: int) -> "tuple[float, int]":
+    send = library.corelogic_system_send
+    free = library.corelogic_free
+    string_at = ctypes.string_at
+    loads = json.loads
+    out = ctypes.c_void_p()
+    ref = ctypes.byref(out)
+    event = b'"increment"'
+    sink = 0
+    started = time.perf_counter()
+    for _ in range(calls):
+        if send(handle, event, ref):
+            raise RuntimeError("send failed")
+        pointer = out.value
+        sink += loads(string_at(pointer))["state"]["count"]
+        free(pointer)
+    return (time.perf_counter() - started) / calls, sink
+
+
+def binding_round(system: corelogic.System, calls: int) -> "tuple[float, int]":
+    send = system.send
+    sink = 0
+    started = time.perf_counter()
+    for _ in range(calls):
+        sink += send("increment").state["count"]
+    return (time.perf_counter() - started) / calls, sink
+
+
+def main() -> int:
+    library = corelogic.load_library(None)
+    floor_system = corelogic.System("counter", library=library)
+    full = corelogic.System("counter", library=library)
+    patch = corelogic.System("counter", library=library, output="patch")
+    loops = {
+        "floor": lambda calls: floor_round(library, floor_system._handle, calls),
+        "full": lambda calls: binding_round(full, calls),
+        "patch": lambda calls: binding_round(patch, calls),
+    }
+    for loop in loops.values():
+        loop(CALLS // 10)  # warm-up
+    times: "dict[str, list[float]]" = {name: [] for name in loops}
+    for _ in range(ROUNDS):
+        for name, loop in loops.items():
+            seconds, sink = loop(CALLS)
+            if sink == 0:
+                raise SystemExit(f"{name}: no increment counted")
+            times[name].append(seconds)
+    expected = CALLS // 10 + ROUNDS * CALLS
+    for system in (floor_system, full, patch):
+        if system.state != {"count": expected}:
+            raise SystemExit(f"counted {system.state}, expected {expected}")
+        system.close()
+    for name, values in times.items():
+        print(f"python {name}: {statistics.median(values) * 1e9:.1f} ns/call")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
