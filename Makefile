@@ -42,7 +42,7 @@ CHECKED        := $(if $(VALGRIND),$(VALGRIND) $(VALGRIND_FLAGS))
 .PHONY: all lib help setup test clean
 all: lib
 
-lib:
+lib: ## the example library (the cookbook), built with an app's release flags
 	$(COOKBOOK_BUILD) $(APP_FLAGS) --product cookbook
 	@ldd $(LIB) | grep -q 'libswift' && { echo "error: $(LIB) links a shared Swift runtime"; exit 1; } || true
 	@echo "built $(LIB)"
@@ -50,14 +50,33 @@ lib:
 # ---- what `make test` runs, suite by suite ------------------------------------------
 # Each suite is a target below; `make SUITE` runs one (docs/testing.md says what each proves).
 TEST_SUITES := \
-	test-swift test-c test-persistence test-contract test-golden-c test-trace \
-	test-examples test-docs test-schema test-python test-python-types test-jvm test-node \
-	test-app test-packages test-tools test-model test-explore test-tsan test-asan test-fuzz
+	test-layers \
+	test-swift \
+	test-c \
+	test-persistence \
+	test-contract \
+	test-golden-c \
+	test-trace \
+	test-examples \
+	test-docs \
+	test-schema \
+	test-python \
+	test-python-types \
+	test-jvm \
+	test-node \
+	test-app \
+	test-packages \
+	test-tools \
+	test-model \
+	test-explore \
+	test-tsan \
+	test-asan \
+	test-fuzz
 
 # Every suite runs with a PATH of the commands the set-up installs, the toolchain and the
 # base system (Tests/tools.sh), so a suite that leans on anything else fails here too.
 TOOLS_BIN := .build/tools/bin
-test: setup lib
+test: setup lib ## every suite listed above
 	@toolchain=$$(sh Tests/tools.sh $(TOOLS_BIN)) && \
 	    PATH="$(CURDIR)/$(TOOLS_BIN):$$toolchain" $(MAKE) --no-print-directory $(TEST_SUITES)
 
@@ -67,29 +86,28 @@ test: setup lib
 test-tools: ## make test's PATH: every listed command, and a suite using an unlisted one fails
 	sh Tests/test_tools.sh
 
-# Installs what the tests need (system packages as root, Python tools into $(VENV)).
-setup:
+setup: ## installs what the tests need (system packages as root, Python tools into .build/venv)
 	@sh Tests/setup.sh $(VENV)
 
-help:
-	@echo "make                 the example library ($(LIB))"
-	@echo "make test            every suite (make setup first installs what is missing):"
+# Every target with a `## ` comment on its rule line, found in this file and the bindings'
+# makefiles: first the suites of `make test` in their order, then the others.
+HELP_FILES = $(MAKEFILE_LIST)
+help: ## this list
+	@echo "make test: every suite below, in this order (make setup installs what is missing first)"
 	@for suite in $(TEST_SUITES); do \
-	    grep -hE "^([a-z-]+ )?$$suite:.*## " Makefile bindings/*/*.mk | sed -E "s/^([a-z-]+ )?($$suite):.*## (.*)/    \\2: \\3/"; done
-	@echo "make demo            the search feature from Python against a local HTTP server"
-	@echo "make bench           throughput, codec, traces, hosts and soak figures, side by side"
-	@echo "make bench-instructions   instructions per event on each hot path (callgrind)"
-	@echo "make bench-size      the app's library: as built, stripped, gzipped, the Swift runtime's share"
-	@echo "make new-app DIR=... NAME=...   a new app package from the starter (docs/adopting.md)"
-	@echo "make install PREFIX=...         header, export map, pkg-config files, the example library, its names' headers"
-	@echo "make package [APP_LIB=... APP_NAME=...]   the app's library packaged for every host, into $(DIST)"
-	@echo "make golden-update   rewrite the golden files' expectations from the engine"
-	@echo "make schemas-update / typegen-examples / direct-update   committed schemas and generated code"
-	@echo "make fuzz / test-model-long / soak / test-tinyfs   longer runs outside make test"
-	@echo "make explore         every sample feature explored for EXPLORE_SECONDS each (default 300)"
+	    sed -nE "s/^([a-z-]+ )?$$suite:.*## (.*)/  $$suite\t\2/p" $(HELP_FILES); done | expand -t 22
+	@echo "other targets:"
+	@sed -nE 's/^([a-z][a-z-]*)( [a-z-]+)?:.*## (.*)/  \1\t\3/p' $(HELP_FILES) | \
+	    grep -vE "^  ($$(echo $(TEST_SUITES) | tr ' ' '|'))\s" | expand -t 22
 
-clean:
+clean: ## removes .build
 	rm -rf .build
+
+# ---- the sources' layers (docs/architecture.md) --------------------------------------
+.PHONY: test-layers
+test-layers: ## which folder of Sources/ may use which: docs/architecture.md's list holds
+	python3 Tests/layers/check_layers.py
+	python3 Tests/layers/test_check_layers.py
 
 # ---- Swift ---------------------------------------------------------------------------
 .PHONY: test-swift golden-update
@@ -102,7 +120,7 @@ test-swift: ## XCTest: the framework, then the cookbook (features, golden files)
 	$(call golden_for,swift,$(BUILD)/debug/CookbookGoldenAdapter)
 
 # Rewrites the golden files' expectations from the library, through the golden driver.
-golden-update: lib $(C_OUT)/golden_adapter
+golden-update: lib $(C_OUT)/golden_adapter ## rewrites the golden files' expectations from the library
 	$(GOLDEN_DRIVER) --host c --update $(GOLDEN) $(CURDIR)/$(LIB) -- $(C_OUT)/golden_adapter
 
 # ---- C tests: Tests/c/NAME.c is built into .build/c/NAME against the library ----------
@@ -157,7 +175,7 @@ test-golden-c: lib $(C_OUT)/golden_adapter ## the golden files through the C ABI
 # A journal on a small tmpfs that fills up (needs root and mount; not part of `make test`,
 # whose portable fault injection is fault_test). Skips, saying so, if it cannot mount.
 .PHONY: test-tinyfs
-test-tinyfs: $(C_OUT)/tinyfs_test
+test-tinyfs: $(C_OUT)/tinyfs_test ## a journal on a tmpfs that fills up (needs root)
 	@mnt=$$(mktemp -d /tmp/corelogic-tinyfs-XXXXXX); scratch=$$(mktemp -d /tmp/corelogic-tinyfs-copy-XXXXXX); \
 	if mount -t tmpfs -o size=256k tmpfs $$mnt 2>/dev/null; then \
 	    $(C_OUT)/tinyfs_test $$mnt $$scratch; rc=$$?; umount $$mnt; rmdir $$mnt $$scratch; exit $$rc; \
@@ -176,7 +194,7 @@ VERSION  := $(shell sed -n 's/#define CORELOGIC_VERSION_STRING "\(.*\)"/\1/p' in
 # typegen needs only the standard library: the project's Python if it is set up, else the system's.
 TYPEGEN_PYTHON = $(if $(wildcard $(PYTHON)),$(PYTHON),python3)
 .PHONY: install examples
-install: lib
+install: lib ## header, export map, pkg-config files, an app's library and its names' headers, into PREFIX
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/corelogic
 	install -m 644 include/corelogic.h $(DESTDIR)$(PREFIX)/include/corelogic.h
 	install -m 644 include/corelogic.map Tests/c/valgrind.supp $(DESTDIR)$(PREFIX)/share/corelogic/
@@ -196,7 +214,7 @@ EXAMPLES_OUT    := .build/examples
 EXAMPLES        := playcatch downloads patches
 EXAMPLE_FLAGS    = $$(PKG_CONFIG_PATH=$(EXAMPLES_PREFIX)/lib/pkgconfig pkg-config --cflags --libs cookbook)
 
-examples: lib
+examples: lib ## the C examples, built with pkg-config against an installed copy
 	$(MAKE) --no-print-directory install PREFIX=$(EXAMPLES_PREFIX)
 	@mkdir -p $(EXAMPLES_OUT)
 	@for example in $(EXAMPLES); do \
@@ -242,18 +260,18 @@ test-schema: lib $(C_OUT)/schema_test ## schemas and committed generated code ar
 	cd Examples/python && MYPYPATH=$(CURDIR)/bindings/python $(PYTHON) -m mypy --strict --no-error-summary --cache-dir $(CURDIR)/.build/mypy typed_playcatch.py generated/
 	$(PYTHON) Examples/python/typed_playcatch.py --throws 2
 
-typegen-examples: lib
+typegen-examples: lib ## rewrites the committed generated code of the examples
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang python,typescript --out Examples/python/generated
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out Examples/c
 
 # The schemas of every feature, committed, so a change to a Swift type that changes the
 # JSON shows up in review as a diff; test-schema fails until it is updated here.
-schemas-update: lib
+schemas-update: lib ## rewrites the cookbook's committed schemas
 	$(TYPEGEN) --all --lang schema --out $(SCHEMAS)
 
 # Regenerates the direct JSON conformances after a change to a feature's types. The schema
 # comes from a library built without them (they may not compile against the new types).
-direct-update:
+direct-update: ## regenerates the cookbook's direct JSON conformances
 	$(SWIFT) build --package-path $(COOKBOOK) --scratch-path .build/codable-only $(APP_FLAGS) --product cookbook -Xswiftc -DCORELOGIC_NO_DIRECT_JSON
 	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --library .build/codable-only/release/libcookbook.so
 
@@ -276,11 +294,11 @@ MODEL_PYTEST := $(PYTHON) -m pytest -q -p no:cacheprovider -W ignore::Deprecatio
 test-model: lib ## random host programs against a model of the loop rules
 	CORELOGIC_MODEL_PROFILE=ci $(if $(MODEL_EXAMPLES),CORELOGIC_MODEL_EXAMPLES=$(MODEL_EXAMPLES)) $(MODEL_PYTEST)
 
-test-model-long: lib
+test-model-long: lib ## many more, longer random host programs against the model
 	CORELOGIC_MODEL_PROFILE=long $(if $(MODEL_EXAMPLES),CORELOGIC_MODEL_EXAMPLES=$(MODEL_EXAMPLES)) $(MODEL_PYTEST)
 
 # The demo needs only the standard library: the system's python3 runs it.
-demo: lib
+demo: lib ## the search feature from Python against a local HTTP server
 	python3 Examples/python/demo.py
 
 # ---- an app package from the starter (docs/adopting.md) --------------------------------
@@ -288,7 +306,7 @@ demo: lib
 # directory, depends on this checkout by a versioned URL (a local tag), adds a feature,
 # builds its library and runs it through every runner.
 .PHONY: new-app test-app
-new-app:
+new-app: ## a new app package from the starter: DIR=path NAME=name
 	@test -n "$(DIR)" -a -n "$(NAME)" || { echo "usage: make new-app DIR=path NAME=name [CORELOGIC_URL=... CORELOGIC_VERSION=...]"; exit 2; }
 	python3 Examples/Starter/new_app.py --dir "$(DIR)" --name "$(NAME)" \
 	    $(if $(CORELOGIC_URL),--url "$(CORELOGIC_URL)") $(if $(CORELOGIC_VERSION),--version "$(CORELOGIC_VERSION)")
@@ -367,7 +385,8 @@ FUZZER       := .build/fuzz/debug/InputFuzzer
 fuzz-build:
 	$(SWIFT) build --package-path Fuzz --scratch-path .build/fuzz --product InputFuzzer
 
-fuzz test-fuzz: fuzz-build ## libFuzzer over every input a host can send (FUZZ_SECONDS)
+test-fuzz: fuzz ## libFuzzer over every input a host can send (FUZZ_SECONDS)
+fuzz: fuzz-build ## libFuzzer for FUZZ_SECONDS (default 60); crashes go to .build/fuzz/crashes
 	@mkdir -p .build/fuzz/corpus .build/fuzz/crashes
 	ASAN_OPTIONS=detect_leaks=0 $(FUZZER) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=20 \
 	    -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
@@ -381,7 +400,7 @@ fuzz test-fuzz: fuzz-build ## libFuzzer over every input a host can send (FUZZ_S
 BENCH_BUILD = $(SWIFT) build --package-path Benchmarks --scratch-path .build/bench -c release -Xswiftc -cross-module-optimization
 .PHONY: bench bench-instructions bench-trace bench-hosts bench-size soak
 
-bench: bench-trace bench-size lib | $(C_OUT)
+bench: bench-trace bench-size lib | $(C_OUT) ## throughput, codec, traces, hosts and soak figures, side by side
 	$(CC) -O2 -std=c11 -pthread Benchmarks/c/bench.c -o $(C_OUT)/bench $(C_LINK)
 	$(BENCH_BUILD) --product CodecBench
 	@echo "== C host through the ABI =="
@@ -395,7 +414,7 @@ bench: bench-trace bench-size lib | $(C_OUT)
 # Instructions per event on each hot path (C ABI, in-process Swift, Python), counted by
 # callgrind: repeatable on a loaded machine, unlike times.
 # BENCH_INSTRUCTIONS_FLAGS=--check fails when a path misses its target.
-bench-instructions: lib | $(C_OUT)
+bench-instructions: lib | $(C_OUT) ## instructions per event on each hot path, and start-up (callgrind)
 	$(CC) -O2 -std=c11 Benchmarks/instructions/abi_driver.c -o $(C_OUT)/abi_driver $(C_LINK)
 	$(CC) -O2 -std=c11 Benchmarks/instructions/startup_driver.c -o $(C_OUT)/startup_driver -ldl
 	$(BENCH_BUILD) --product InstructionBench
@@ -405,7 +424,7 @@ bench-instructions: lib | $(C_OUT)
 # The size of the app's library: as built, stripped, gzipped, and by origin, beside an
 # empty Swift library linked the same way (the Swift runtime's floor).
 SIZE_OUT := .build/size
-bench-size: lib
+bench-size: lib ## the app's library: as built, stripped, gzipped, the Swift runtime's share
 	@mkdir -p $(SIZE_OUT)
 	$(SWIFT)c -emit-library -O -static-stdlib -module-name Empty Benchmarks/size/empty.swift -o $(SIZE_OUT)/libempty.so \
 	    -Xlinker --gc-sections -Xlinker --icf=safe -Xlinker --version-script=$(CURDIR)/Benchmarks/size/empty.map
@@ -414,7 +433,7 @@ bench-size: lib
 	@echo
 
 # Tracing off and on, side by side in one run.
-bench-trace: lib | $(C_OUT)
+bench-trace: lib | $(C_OUT) ## tracing off and on, side by side
 	$(CC) -O2 -std=c11 -pthread Benchmarks/c/trace_bench.c -o $(C_OUT)/trace_bench $(C_LINK)
 	@echo "== Traces: one system untraced, one traced, interleaved =="
 	$(C_OUT)/trace_bench
@@ -425,7 +444,7 @@ bench-trace: lib | $(C_OUT)
 # wrong or memory keeps growing.
 SOAK_EVENTS  ?= 1000000
 SOAK_SYSTEMS ?= 1000000
-soak: lib | $(C_OUT)
+soak: lib | $(C_OUT) ## 8 threads x SOAK_EVENTS events, SOAK_SYSTEMS systems; counts and memory
 	$(CC) $(CFLAGS) -pthread Benchmarks/c/soak.c -o $(C_OUT)/soak $(C_LINK)
 	$(C_OUT)/soak $(SOAK_EVENTS) $(SOAK_SYSTEMS)
 
@@ -435,7 +454,7 @@ include bindings/node/node.mk
 
 # Each host's counter against its floor (a bare FFI call and the parse of its batch), in
 # full and in patch mode, side by side with C. BENCH_HOSTS_FLAGS=--check fails on a missed ratio.
-bench-hosts: jvm node | $(C_OUT)
+bench-hosts: jvm node | $(C_OUT) ## each host's counter against its floor, full and patch mode
 	$(CC) -O2 -std=c11 Benchmarks/hosts/counter.c -o $(C_OUT)/bench_counter $(C_LINK)
 	@mkdir -p $(JVM_OUT)/bench
 	$(JAVAC) -d $(JVM_OUT)/bench -cp $(JVM_OUT)/classes Benchmarks/hosts/jvm/CounterBench.java
@@ -463,7 +482,7 @@ test-explore: lib $(C_OUT)/golden_adapter jvm $(JVM_OUT)/test-classes.stamp node
 	$(PYTHON) Tests/explore/test_planted_bug.py --planted $(CURDIR)/$(PLANTED_BUILD)/debug/libplanted.so \
 	    --cookbook $(CURDIR)/$(LIB) --swift-adapter $(CURDIR)/$(PLANTED_BUILD)/debug/PlantedBugsGoldenAdapter
 
-explore: lib
+explore: lib ## every sample feature explored for EXPLORE_SECONDS each (default 300)
 	$(PYTHON) Tests/explore/explore_samples.py --library $(LIB) --seed $(EXPLORE_SEED) --seconds $(EXPLORE_SECONDS)
 
 # ---- packages: an app's library for every host (docs/adopting.md, "Shipping") ---------
@@ -472,7 +491,7 @@ explore: lib
 # holds. test-packages installs each into an empty environment and runs a typed program.
 DIST := .build/dist
 .PHONY: package test-packages
-package: lib jvm node
+package: lib jvm node ## an app's library packaged for every host into .build/dist (APP_LIB, APP_NAME)
 	@rm -rf $(DIST)/c
 	$(MAKE) --no-print-directory install PREFIX=$(CURDIR)/$(DIST)/c
 	$(PYTHON) bindings/package.py --library $(APP_LIB) --name $(APP_NAME) --out $(DIST) \

@@ -53,7 +53,7 @@ $(JVM_OUT)/test-classes.stamp: $(JVM_TESTS) $(JVM_OUT)/classes.stamp
 	$(JAVAC) -d $(JVM_OUT)/test-classes -cp $(JVM_OUT)/classes:$(JVM_TEST_CP) $(JVM_TESTS)
 	@touch $@
 
-jvm: lib $(JVM_JNI) $(JVM_OUT)/classes.stamp
+jvm: lib $(JVM_JNI) $(JVM_OUT)/classes.stamp ## the JNI glue and the Java classes
 
 test-jvm: jvm $(JVM_OUT)/test-classes.stamp test-golden-jvm test-jvm-readme test-jvm-javadoc ## the JVM binding (JUnit 5), golden files, README, javadoc
 	$(JVM_RUN) -cp $(JVM_RUN_CP) dev.corelogic.RunTests

@@ -21,7 +21,7 @@ $(NODE_ADDON): bindings/node/src/corelogic_node.c bindings/common/corelogic_dl.h
 	    $< -o $@ -ldl
 	@! ldd $@ | grep -q 'libcookbook\.so' || { echo "error: $@ links the app's library"; exit 1; }
 
-node: lib $(NODE_ADDON)
+node: lib $(NODE_ADDON) ## the Node-API addon
 
 NODE_RUN     := env CORELOGIC_LIBRARY=$(GOLDEN_LIB) $(NODE)
 
