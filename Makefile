@@ -119,14 +119,19 @@ test-swift: ## XCTest: the framework, then the cookbook (features, golden files)
 	$(COOKBOOK_BUILD) --product CookbookGoldenAdapter
 	$(call golden_for,swift,$(BUILD)/debug/CookbookGoldenAdapter)
 
-# Rewrites the golden files' expectations from the library, through the golden driver.
 golden-update: lib $(C_OUT)/golden_adapter ## rewrites the golden files' expectations from the library
 	$(GOLDEN_DRIVER) --host c --update $(GOLDEN) $(CURDIR)/$(LIB) -- $(C_OUT)/golden_adapter
 
 # ---- C tests: Tests/c/NAME.c is built into .build/c/NAME against the library ----------
 .PHONY: test-c test-persistence test-contract test-golden-c test-trace test-examples test-docs
 $(C_OUT)/%: Tests/c/%.c include/corelogic.h $(LIB) | $(C_OUT)
-	$(CC) $(CFLAGS) -pthread $< -o $@ $(C_LINK)
+	$(CC) $(CFLAGS) -pthread $(C_EXTRA) $< -o $@ $(C_LINK)
+# fault_test interposes the libc calls the library makes.
+$(C_OUT)/fault_test: C_EXTRA := -rdynamic
+# The hosts that link no library: they dlopen the one whose path they are given.
+DLOPEN_HOSTS := golden_adapter two_libraries_test
+$(DLOPEN_HOSTS:%=$(C_OUT)/%): $(C_OUT)/%: Tests/c/%.c include/corelogic.h | $(C_OUT)
+	$(CC) $(CFLAGS) -D_GNU_SOURCE -Iinclude $< -o $@ -ldl
 $(C_OUT):
 	@mkdir -p $@
 .PRECIOUS: $(C_OUT)/%
@@ -142,10 +147,9 @@ test-persistence: lib $(C_OUT)/persistence_test $(C_OUT)/crash_test ## journal, 
 
 # limits_test sends 16 MiB inputs (too slow for valgrind); fault_test interposes
 # write/fsync/rename/malloc, which valgrind would replace.
-test-contract: lib $(C_OUT)/contract_test $(C_OUT)/limits_test ## error paths: queued inputs, limits, disk faults, out of memory
+test-contract: lib $(C_OUT)/contract_test $(C_OUT)/limits_test $(C_OUT)/fault_test ## error paths: queued inputs, limits, disk faults, out of memory
 	$(CHECKED) $(C_OUT)/contract_test
 	$(C_OUT)/limits_test
-	$(CC) $(CFLAGS) -pthread -rdynamic Tests/c/fault_test.c -o $(C_OUT)/fault_test $(C_LINK)
 	$(C_OUT)/fault_test
 
 test-trace: lib $(C_OUT)/trace_test ## traces through the C ABI
@@ -161,14 +165,10 @@ GOLDEN_LIB    := $(CURDIR)/$(LIB)
 golden_for = $(GOLDEN_DRIVER) --host $(1) $(3) --every-feature $(GOLDEN) $(GOLDEN_LIB) -- $(2) && \
              $(GOLDEN_DRIVER) --host $(1) $(3) --edge $(GOLDEN_EDGE) $(GOLDEN_LIB) -- $(2)
 
-$(C_OUT)/golden_adapter: Tests/c/golden_adapter.c include/corelogic.h | $(C_OUT)
-	$(CC) $(CFLAGS) -Iinclude $< -o $@ -ldl
-
-test-golden-c: lib $(C_OUT)/golden_adapter ## the golden files through the C ABI; two libraries in one process
+test-golden-c: lib $(C_OUT)/golden_adapter $(C_OUT)/two_libraries_test ## the golden files through the C ABI; two libraries in one process
 	$(call golden_for,c,$(CHECKED) $(C_OUT)/golden_adapter)
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/hosts/test_golden_driver.py
 	@# Two copies loaded by path with RTLD_LOCAL, as the JVM and Node.js glue load the library.
-	$(CC) $(CFLAGS) -D_GNU_SOURCE -Iinclude Tests/c/two_libraries_test.c -o $(C_OUT)/two_libraries_test -ldl
 	cp $(LIB) $(C_OUT)/libcookbook-copy.so
 	$(C_OUT)/two_libraries_test $(GOLDEN_LIB) $(CURDIR)/$(C_OUT)/libcookbook-copy.so
 
@@ -344,32 +344,37 @@ test-tsan: ## ThreadSanitizer: many threads on one system
 	$(TSAN_RUN) $(TSAN_DIR)/c/stress_test $(STRESS_ROUNDS)
 
 ASAN_DIR     := .build/asan
+ASAN_LIB     := $(ASAN_DIR)/debug/libcookbook.so
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 ASAN_LINK     = -L$(ASAN_DIR)/debug -lcookbook -Wl,-rpath,$(CURDIR)/$(ASAN_DIR)/debug
 ASAN_RUN     := ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ASAN_KILLS   ?= 20
 ASAN_TESTS   := abi_test persistence_test crash_test stress_test
 
-test-asan: ## AddressSanitizer + UBSan: C tests, golden files, examples
+# Tests/c/NAME.c and Examples/c/NAME.c built with the sanitizers against the ASan library.
+$(ASAN_DIR)/c/%: Tests/c/%.c include/corelogic.h $(ASAN_LIB)
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) $< -o $@ $(ASAN_LINK)
+$(ASAN_DIR)/examples/%: Examples/c/%.c $(EXAMPLE_JSON) $(ASAN_LIB)
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) -IExamples/c $< $(EXAMPLE_JSON) -o $@ $(ASAN_LINK) -lm
+$(ASAN_DIR)/c/golden_adapter: Tests/c/golden_adapter.c include/corelogic.h
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) $< -o $@ -ldl
+.PHONY: asan-lib
+$(ASAN_LIB): asan-lib
+asan-lib:
 	$(SAN_BUILD) --scratch-path $(ASAN_DIR) -Xswiftc -sanitize=address
-	@mkdir -p $(ASAN_DIR)/c $(ASAN_DIR)/examples
-	@for test in $(ASAN_TESTS); do \
-	    echo "$(SAN_CC) $(ASAN_FLAGS) Tests/c/$$test.c -o $(ASAN_DIR)/c/$$test"; \
-	    $(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) Tests/c/$$test.c -o $(ASAN_DIR)/c/$$test $(ASAN_LINK) || exit 1; \
-	done
-	$(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) Tests/c/golden_adapter.c -o $(ASAN_DIR)/c/golden_adapter -ldl
-	@for example in $(EXAMPLES); do \
-	    echo "$(SAN_CC) $(ASAN_FLAGS) Examples/c/$$example.c -o $(ASAN_DIR)/examples/$$example"; \
-	    $(SAN_CC) $(SAN_CFLAGS) $(ASAN_FLAGS) -IExamples/c Examples/c/$$example.c $(EXAMPLE_JSON) -o $(ASAN_DIR)/examples/$$example $(ASAN_LINK) -lm || exit 1; \
-	done
+
+test-asan: asan-lib $(ASAN_TESTS:%=$(ASAN_DIR)/c/%) $(ASAN_DIR)/c/golden_adapter $(EXAMPLES:%=$(ASAN_DIR)/examples/%) ## AddressSanitizer + UBSan: C tests, golden files, examples
 	$(ASAN_RUN) $(ASAN_DIR)/c/abi_test
 	$(ASAN_RUN) $(ASAN_DIR)/c/persistence_test
 	$(ASAN_RUN) $(ASAN_DIR)/c/crash_test $(ASAN_KILLS)
 	$(ASAN_RUN) $(ASAN_DIR)/c/stress_test $(STRESS_ROUNDS)
-	$(ASAN_RUN) $(GOLDEN_DRIVER) --host c-asan $(GOLDEN) $(CURDIR)/$(ASAN_DIR)/debug/libcookbook.so -- $(ASAN_DIR)/c/golden_adapter
+	$(ASAN_RUN) $(GOLDEN_DRIVER) --host c-asan $(GOLDEN) $(CURDIR)/$(ASAN_LIB) -- $(ASAN_DIR)/c/golden_adapter
 	$(ASAN_RUN) OUT=$(ASAN_DIR)/examples sh Examples/c/test_examples.sh
 	$(ASAN_RUN) CC="$(SAN_CC)" CFLAGS="$(SAN_CFLAGS) $(ASAN_FLAGS)" \
-	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/$(ASAN_DIR)/debug/libcookbook.so
+	    sh Tests/c/check_doc_snippets.sh docs/c-hosts.md include $(CURDIR)/$(ASAN_LIB)
 
 # ---- fuzzing ---------------------------------------------------------------------------
 # libFuzzer with AddressSanitizer over every input path a host reaches: the parser, each
@@ -432,7 +437,6 @@ bench-size: lib ## the app's library: as built, stripped, gzipped, the Swift run
 	$(PYTHON) Benchmarks/size/size.py $(LIB) $(SIZE_OUT)/libempty.so
 	@echo
 
-# Tracing off and on, side by side in one run.
 bench-trace: lib | $(C_OUT) ## tracing off and on, side by side
 	$(CC) -O2 -std=c11 -pthread Benchmarks/c/trace_bench.c -o $(C_OUT)/trace_bench $(C_LINK)
 	@echo "== Traces: one system untraced, one traced, interleaved =="
@@ -449,6 +453,9 @@ soak: lib | $(C_OUT) ## 8 threads x SOAK_EVENTS events, SOAK_SYSTEMS systems; co
 	$(C_OUT)/soak $(SOAK_EVENTS) $(SOAK_SYSTEMS)
 
 # ---- the JVM and Node.js bindings (bindings/jvm, bindings/node) ------------------------
+# readme_example LANGUAGE, FILE: the first ```LANGUAGE block of FILE, which its suite runs
+# as written (each binding's README opens with a five-minute example).
+readme_example = awk '/^```$(1)$$$$/ {inside = 1; next} /^```$$$$/ {if (inside) exit} inside' $(2)
 include bindings/jvm/jvm.mk
 include bindings/node/node.mk
 

@@ -61,11 +61,11 @@ test-jvm: jvm $(JVM_OUT)/test-classes.stamp test-golden-jvm test-jvm-readme test
 test-golden-jvm: jvm $(JVM_OUT)/test-classes.stamp
 	$(call golden_for,jvm,$(JVM_RUN) -cp $(JVM_OUT)/classes:$(JVM_OUT)/test-classes dev.corelogic.GoldenAdapter)
 
-# The README's five-minute example runs as written (java's single-file source launcher).
+# The README's example, run with java's single-file source launcher.
 .PHONY: test-jvm-readme
 test-jvm-readme: jvm
 	@mkdir -p $(JVM_OUT)/readme
-	awk '/^```java$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/jvm/README.md > $(JVM_OUT)/readme/Tour.java
+	$(call readme_example,java,bindings/jvm/README.md) > $(JVM_OUT)/readme/Tour.java
 	$(JVM_RUN) -cp $(JVM_OUT)/classes $(JVM_OUT)/readme/Tour.java
 
 # The API documentation builds without a doclint error (broken links, bad tags, HTML).

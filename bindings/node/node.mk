@@ -32,7 +32,7 @@ test-node: node test-golden-node test-node-readme ## the Node.js binding, golden
 test-golden-node: node
 	$(call golden_for,node,$(NODE) bindings/node/test/golden_adapter.js,--inexact-integers)
 
-# The README's five-minute example runs as written, from the repository root.
+# The README's example, run from the repository root.
 .PHONY: test-node-readme
 test-node-readme: node
-	awk '/^```js$$/ {inside = 1; next} /^```$$/ {if (inside) exit} inside' bindings/node/README.md | $(NODE_RUN) -
+	$(call readme_example,js,bindings/node/README.md) | $(NODE_RUN) -
