@@ -27,7 +27,7 @@ public func fuzzInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     for system in systems {
         _ = try? system.send(bytes, batch: { _ in })
-        _ = try? system.deliver(1, bytes, batch: nil)
+        _ = try? system.deliver(1, bytes)
     }
     for feature in Cookbook.catalog.all {
         if let system = try? feature.makeSystem(state: bytes) {

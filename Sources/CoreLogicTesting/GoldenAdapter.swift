@@ -59,11 +59,11 @@ public enum GoldenAdapter {
                     try live(system).watchQueries(items.compactMap { if case .string(let s) = $0 { return s } else { return nil } }, values: &values)
                     out = values ?? []
                 case "send":
-                    status = try payload.withUnsafeBytes { try live(system).send($0, batchTo: sink) }
+                    status = try payload.withUnsafeBytes { try live(system).send($0, batch: sink) }
                 case "deliver":
-                    status = try payload.withUnsafeBytes { try live(system).deliver(UInt64(argument) ?? 0, $0, batchTo: sink) }
+                    status = try payload.withUnsafeBytes { try live(system).deliver(UInt64(argument) ?? 0, $0, batch: sink) }
                 case "complete":
-                    status = try live(system).complete(UInt64(argument) ?? 0, batchTo: sink)
+                    status = try live(system).complete(UInt64(argument) ?? 0, batch: sink)
                 case "query":
                     try live(system).writeQuery(argument, into: &out)
                 case "state":

@@ -57,7 +57,7 @@ final class InvariantTests: XCTestCase {
         system.writeBrokenInvariants(into: &out)
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "[]")
         for _ in 0..<4 {
-            _ = try Array(#""raise""#.utf8).withUnsafeBytes { try system.send($0, batch: nil) }
+            _ = try Array(#""raise""#.utf8).withUnsafeBytes { try system.send($0) }
         }
         out = []
         system.writeBrokenInvariants(into: &out)

@@ -62,7 +62,7 @@ final class MigrationTests: XCTestCase {
 
     private func send(_ system: AnySystem, _ event: String) throws {
         var bytes = Array(event.utf8)
-        _ = try bytes.withUnsafeMutableBytes { try system.send(UnsafeRawBufferPointer($0), batch: nil) }
+        _ = try bytes.withUnsafeMutableBytes { try system.send(UnsafeRawBufferPointer($0)) }
     }
 
     private func state(_ system: AnySystem) throws -> String {

@@ -8,7 +8,7 @@
 ///
 /// Event enums should declare their case keys as
 /// `enum CodingKeys: String, CodingKey, CaseIterable { ... }` so that an unknown case
-/// is reported with the list of valid ones and ``FeatureDescription`` can list them.
+/// is reported with the list of valid ones, and hosts see them in `corelogic_features`.
 public protocol Feature {
     associatedtype State: Codable
     associatedtype Event: Codable

@@ -61,7 +61,7 @@ final class CookbookJSONTests: XCTestCase {
             let system = try catalog.named(name).makeSystem()
             for event in events {
                 let bytes = Array(event.utf8)
-                let status = try bytes.withUnsafeBytes { try system.send($0, batch: nil) }
+                let status = try bytes.withUnsafeBytes { try system.send($0) }
                 XCTAssertEqual(status, .ok, "\(name) \(event)")
             }
             var state: [UInt8] = []

@@ -32,11 +32,11 @@ final class TraceRecorderTests: XCTestCase {
     }
 
     private func send(_ system: AnySystem, _ event: String) throws -> Status {
-        try Array(event.utf8).withUnsafeBytes { try system.send($0, batch: nil) }
+        try Array(event.utf8).withUnsafeBytes { try system.send($0) }
     }
 
     private func deliver(_ system: AnySystem, _ effect: UInt64, _ event: String) throws -> Status {
-        try Array(event.utf8).withUnsafeBytes { try system.deliver(effect, $0, batch: nil) }
+        try Array(event.utf8).withUnsafeBytes { try system.deliver(effect, $0) }
     }
 
     func testTheFirstLineHoldsStateQueriesAndRunningEffects() throws {
@@ -57,7 +57,7 @@ final class TraceRecorderTests: XCTestCase {
         XCTAssertEqual(try send(search, #"{ "queryChanged" : { "text" : "sw" } }"#), .ok)
         XCTAssertEqual(try deliver(search, 7, #""reachedBottom""#), .stale)
         XCTAssertThrowsError(try send(search, #"{"queryChanged":{"text":5}}"#))
-        XCTAssertEqual(try search.complete(1, batch: nil), .ok)
+        XCTAssertEqual(try search.complete(1), .ok)
         XCTAssertEqual(Array(capture.lines.dropFirst()), [
             #"{"seq":1,"input":"send","event":{"queryChanged":{"text":"sw"}},"status":"ok","revision":1,"#
                 + #""patch":[{"op":"replace","path":"/query","value":"sw"},"#

@@ -107,20 +107,20 @@ final class PatchOutputTests: XCTestCase {
                 do {
                     switch action {
                     case "send":
-                        status = try Array(JSONWriter.string(step["send"] ?? .null).utf8).withUnsafeBytes { try system.send($0, batch: sink) }
+                        status = try Array(JSONWriter.string(step["send"] ?? .null).utf8).withUnsafeBytes { try system.send($0, ifAny: sink) }
                     case "sendRaw":
                         guard case .string(let raw)? = step["sendRaw"] else { continue }
-                        status = try Array(raw.utf8).withUnsafeBytes { try system.send($0, batch: sink) }
+                        status = try Array(raw.utf8).withUnsafeBytes { try system.send($0, ifAny: sink) }
                     case "deliver":
                         let argument = step["deliver"] ?? .null
                         let id = UInt64(max(Mirror.int(argument["effect"]), 0))
                         let text: String
                         if case .string(let raw)? = argument["raw"] { text = raw } else { text = JSONWriter.string(argument["event"] ?? .null) }
-                        status = try Array(text.utf8).withUnsafeBytes { try system.deliver(id, $0, batch: sink) }
+                        status = try Array(text.utf8).withUnsafeBytes { try system.deliver(id, $0, ifAny: sink) }
                     case "complete":
                         let argument = step["complete"] ?? .null
                         let id = UInt64(max(Mirror.int(argument["effect"] ?? argument), 0))
-                        status = try system.complete(id, batch: sink)
+                        status = try system.complete(id, ifAny: sink)
                     default:
                         continue
                     }
@@ -184,13 +184,13 @@ final class PatchOutputTests: XCTestCase {
                     do {
                         switch Int.random(in: 0..<10, using: &random) {
                         case 0..<5:
-                            status = try Array(event.utf8).withUnsafeBytes { try patched.send($0, batch: wantsBatch ? sink : nil) }
+                            status = try Array(event.utf8).withUnsafeBytes { try patched.send($0, ifAny: wantsBatch ? sink : nil) }
                         case 5..<9:
                             let id = running.randomElement(using: &random) ?? UInt64.random(in: 1...5, using: &random)
-                            status = try Array(event.utf8).withUnsafeBytes { try patched.deliver(id, $0, batch: wantsBatch ? sink : nil) }
+                            status = try Array(event.utf8).withUnsafeBytes { try patched.deliver(id, $0, ifAny: wantsBatch ? sink : nil) }
                         default:
                             let id = running.randomElement(using: &random) ?? 1
-                            status = try patched.complete(id, batch: wantsBatch ? sink : nil)
+                            status = try patched.complete(id, ifAny: wantsBatch ? sink : nil)
                         }
                     } catch is CoreLogicError {
                         continue
@@ -231,7 +231,7 @@ final class PatchOutputTests: XCTestCase {
     func testANullBatchIsCoveredByTheNextPatch() throws {
         let system = try makeSystem("counter")
         let mirror = try Mirror(system)
-        _ = try Array(#""increment""#.utf8).withUnsafeBytes { try system.send($0, batch: nil) }
+        _ = try Array(#""increment""#.utf8).withUnsafeBytes { try system.send($0) }
         var batch: [UInt8] = []
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         let parsed = try mirror.apply(batch: batch)
@@ -549,5 +549,23 @@ final class PatchOutputTests: XCTestCase {
         XCTAssertLessThan(batch.count, 400, "the batch carries the change, not the 1000 items")
         _ = try mirror.apply(batch: batch)
         XCTAssertTrue(TestPatch.same(mirror.state, try mirror.fullState()))
+    }
+}
+
+/// An input with a batch or without one, as a run chooses step by step.
+private extension AnySystem {
+    func send(_ event: UnsafeRawBufferPointer, ifAny sink: BatchSink?) throws -> Status {
+        if let sink { return try send(event, batch: sink) }
+        return try send(event)
+    }
+
+    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, ifAny sink: BatchSink?) throws -> Status {
+        if let sink { return try deliver(effect, event, batch: sink) }
+        return try deliver(effect, event)
+    }
+
+    func complete(_ effect: UInt64, ifAny sink: BatchSink?) throws -> Status {
+        if let sink { return try complete(effect, batch: sink) }
+        return try complete(effect)
     }
 }
