@@ -496,6 +496,8 @@ class _Python(_Writer):
         return lines
 
 
+#: Written as it stands into every generated module, which holds no import of corelogic:
+#: the committed modules in Examples/python/generated/ carry copies of it by design.
 _PYTHON_HELPERS = '''def _object(value: Any, where: str) -> Dict[str, Any]:
     if isinstance(value, dict):
         return value
