@@ -171,6 +171,20 @@ static int system_arguments(napi_env env, napi_callback_info info, size_t count,
     return arguments(env, info, count, args) && handle_arg(env, args[0], system);
 }
 
+/* Fetches two string arguments as malloc'd copies (NULL for null); 0, with the error
+ * thrown and nothing to free, if one is not a string. */
+static int two_texts(napi_env env, napi_callback_info info, const char *first_what, char **first,
+                     const char *second_what, char **second) {
+    napi_value args[2];
+    if (!arguments(env, info, 2, args)) return 0;
+    int ok;
+    *first = text_arg(env, args[0], first_what, &ok);
+    if (!ok) return 0;
+    *second = text_arg(env, args[1], second_what, &ok);
+    if (!ok) { free(*first); return 0; }
+    return 1;
+}
+
 /* A string the library returned with `status`, as a JS string (freed); or the error thrown. */
 static napi_value string_result(napi_env env, int status, char *out) {
     if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
@@ -246,13 +260,8 @@ static napi_value js_features(napi_env env, napi_callback_info info) {
 
 /* systemNew(feature, state | null) -> [handle, creationBatch] */
 static napi_value js_system_new(napi_env env, napi_callback_info info) {
-    napi_value args[2];
-    if (!arguments(env, info, 2, args)) return NULL;
-    int ok;
-    char *feature = text_arg(env, args[0], "feature", &ok);
-    if (!ok) return NULL;
-    char *state = text_arg(env, args[1], "state", &ok);
-    if (!ok) { free(feature); return NULL; }
+    char *feature, *state;
+    if (!two_texts(env, info, "feature", &feature, "state", &state)) return NULL;
     corelogic_system system = 0;
     char *batch = NULL;
     int status = corelogic_system_new(feature, state, &system, &batch);
@@ -482,13 +491,8 @@ static napi_value js_close_journal(napi_env env, napi_callback_info info) {
 
 /* restore(feature, directory) -> [handle, report, creationBatch] */
 static napi_value js_restore(napi_env env, napi_callback_info info) {
-    napi_value args[2];
-    if (!arguments(env, info, 2, args)) return NULL;
-    int ok;
-    char *feature = text_arg(env, args[0], "feature", &ok);
-    if (!ok) return NULL;
-    char *directory = text_arg(env, args[1], "directory", &ok);
-    if (!ok) { free(feature); return NULL; }
+    char *feature, *directory;
+    if (!two_texts(env, info, "feature", &feature, "directory", &directory)) return NULL;
     corelogic_system system = 0;
     char *report = NULL, *batch = NULL;
     int status = corelogic_system_restore(feature, directory, &system, &report, &batch);

@@ -64,6 +64,16 @@ static char *copy_in(JNIEnv *env, jbyteArray bytes, int *failed) {
     return text;
 }
 
+/* copy_in of two arrays; 0, with nothing to free, if memory runs out. */
+static int copy_in_two(JNIEnv *env, jbyteArray first_bytes, char **first, jbyteArray second_bytes, char **second) {
+    int failed;
+    *first = copy_in(env, first_bytes, &failed);
+    if (failed) return 0;
+    *second = copy_in(env, second_bytes, &failed);
+    if (failed) { free(*first); return 0; }
+    return 1;
+}
+
 static jbyteArray bytes_of(JNIEnv *env, const char *text) {
     if (text == NULL) return NULL;
     jsize length = (jsize)strlen(text);
@@ -170,11 +180,8 @@ JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_features(JNIEnv *env, jcl
 JNIEXPORT jlong JNICALL Java_dev_corelogic_Native_systemNew(JNIEnv *env, jclass cls, jbyteArray feature,
                                                             jbyteArray state, jobjectArray batch_out) {
     (void)cls;
-    int failed;
-    char *name = copy_in(env, feature, &failed);
-    if (failed) return 0;
-    char *state_json = copy_in(env, state, &failed);
-    if (failed) { free(name); return 0; }
+    char *name, *state_json;
+    if (!copy_in_two(env, feature, &name, state, &state_json)) return 0;
     corelogic_system system = 0;
     char *batch = NULL;
     int status = corelogic_system_new(name, state_json, &system, &batch);
@@ -352,11 +359,8 @@ JNIEXPORT void JNICALL Java_dev_corelogic_Native_closeJournal(JNIEnv *env, jclas
 JNIEXPORT jlong JNICALL Java_dev_corelogic_Native_restore(JNIEnv *env, jclass cls, jbyteArray feature,
                                                           jbyteArray directory, jobjectArray out) {
     (void)cls;
-    int failed;
-    char *name = copy_in(env, feature, &failed);
-    if (failed) return 0;
-    char *path = copy_in(env, directory, &failed);
-    if (failed) { free(name); return 0; }
+    char *name, *path;
+    if (!copy_in_two(env, feature, &name, directory, &path)) return 0;
     corelogic_system system = 0;
     char *report = NULL, *batch = NULL;
     int status = corelogic_system_restore(name, path, &system, &report, &batch);
