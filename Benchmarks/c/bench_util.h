@@ -1,7 +1,7 @@
-/* The helpers every C benchmark uses: a monotonic clock in seconds, medians, a failure
- * that names the call and the library's error, and the counter and search round trips
- * the benchmarks share. Define BENCH_NAME before
- * including it (the program's name, printed before a failure). */
+/* What every C benchmark uses: a monotonic clock in seconds, medians, a failure that
+ * names the call and the library's error, and the counter and search round trips the
+ * benchmarks share. Define BENCH_NAME before including it (the program's name, printed
+ * before a failure). */
 #ifndef CORELOGIC_BENCH_UTIL_H
 #define CORELOGIC_BENCH_UTIL_H
 #include <corelogic.h>
