@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <dirent.h>
 
 #define BENCH_NAME "bench"
 #include "bench_util.h"
@@ -26,31 +25,9 @@ static double noop_calls_per_second(int n) {
 
 /* (b) search cycle: a query change, its load started, a 10-item page delivered
  * (which cancels the finished load), with every batch read and freed. */
-static const char *page =
-    "{\"pageLoaded\":{\"items\":["
-    "{\"id\":1,\"name\":\"apple/swift\",\"stars\":67000},{\"id\":2,\"name\":\"vapor/vapor\",\"stars\":24000},"
-    "{\"id\":3,\"name\":\"Alamofire/Alamofire\",\"stars\":41000},{\"id\":4,\"name\":\"ReactiveX/RxSwift\",\"stars\":24300},"
-    "{\"id\":5,\"name\":\"kickstarter/ios-oss\",\"stars\":8400},{\"id\":6,\"name\":\"pointfreeco/swift-composable-architecture\",\"stars\":12000},"
-    "{\"id\":7,\"name\":\"apple/swift-nio\",\"stars\":7900},{\"id\":8,\"name\":\"realm/SwiftLint\",\"stars\":18500},"
-    "{\"id\":9,\"name\":\"SwiftyJSON/SwiftyJSON\",\"stars\":22700},{\"id\":10,\"name\":\"onevcat/Kingfisher\",\"stars\":23000}],"
-    "\"nextURL\":\"https://api.example.com/search/repositories?q=swift&page=2\"}}";
-
 static double search_cycles_per_second(corelogic_system s, int n) {
-    char query[64];
     double start = now();
-    for (int i = 0; i < n; i++) {
-        char *batch = NULL;
-        snprintf(query, sizeof query, "{\"queryChanged\":{\"text\":\"swift %d\"}}", i & 1);
-        int rc = corelogic_system_send(s, query, &batch);
-        if (rc != CORELOGIC_OK) fail("search send", rc);
-        const char *id = strstr(batch, "{\"start\":{\"id\":");
-        if (id == NULL) fail("search start", -100);
-        unsigned long long effect = strtoull(id + 15, NULL, 10);
-        corelogic_free(batch);
-        rc = corelogic_system_deliver(s, effect, page, &batch);
-        if (rc != CORELOGIC_OK) fail("search deliver", rc);
-        corelogic_free(batch);
-    }
+    for (int i = 0; i < n; i++) query_then_page(s, i, ten_item_page);
     return n / (now() - start);
 }
 
@@ -111,9 +88,9 @@ static void bench_persistence(double scale) {
     corelogic_system_free(plain);
     corelogic_system_free(every);
     corelogic_system_free(interval);
-    remove_dir(every_dir);
-    remove_dir(interval_dir);
-    remove_dir(replay_dir);
+    remove_tree(every_dir);
+    remove_tree(interval_dir);
+    remove_tree(replay_dir);
     rmdir(root);
 }
 
@@ -125,15 +102,13 @@ static void remember_start(void *context, const char *command) {
 }
 
 static double search_push_cycles_per_second(corelogic_system s, int n) {
-    char query[64];
     unsigned long long effect = 0;
     int rc = corelogic_system_on_command(s, remember_start, &effect);
     if (rc != CORELOGIC_OK) fail("search on_command", rc);
     double start = now();
     for (int i = 0; i < n; i++) {
-        snprintf(query, sizeof query, "{\"queryChanged\":{\"text\":\"swift %d\"}}", i & 1);
-        if ((rc = corelogic_system_send(s, query, NULL)) != CORELOGIC_OK) fail("search send", rc);
-        if ((rc = corelogic_system_deliver(s, effect, page, NULL)) != CORELOGIC_OK) fail("search deliver", rc);
+        if ((rc = corelogic_system_send(s, search_query(i), NULL)) != CORELOGIC_OK) fail("search send", rc);
+        if ((rc = corelogic_system_deliver(s, effect, ten_item_page, NULL)) != CORELOGIC_OK) fail("search deliver", rc);
     }
     double elapsed = now() - start;
     corelogic_system_on_command(s, NULL, NULL);
@@ -201,7 +176,7 @@ static double append_seconds(const char *state, int mode, int appends, double *f
         unsigned long long effect = strtoull(id + 15, NULL, 10);
         corelogic_free(batch);
         double start = now();
-        rc = corelogic_system_deliver(s, effect, page, &batch);
+        rc = corelogic_system_deliver(s, effect, ten_item_page, &batch);
         each[i] = now() - start;
         if (rc != CORELOGIC_OK) fail("search deliver (scaling)", rc);
         corelogic_free(batch);

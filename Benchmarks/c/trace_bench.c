@@ -28,21 +28,10 @@ static const char *page =
     "\"nextURL\":null}}";
 
 static double search_cycles_per_second(corelogic_system s, int n) {
-    char query[64];
     unsigned long long previous = 0;
     double start = now();
     for (int i = 0; i < n; i++) {
-        char *batch = NULL;
-        snprintf(query, sizeof query, "{\"queryChanged\":{\"text\":\"swift %d\"}}", i & 1);
-        int rc = corelogic_system_send(s, query, &batch);
-        if (rc != CORELOGIC_OK) fail("search send", rc);
-        const char *id = strstr(batch, "{\"start\":{\"id\":");
-        if (id == NULL) fail("search start", -100);
-        unsigned long long effect = strtoull(id + 15, NULL, 10);
-        corelogic_free(batch);
-        rc = corelogic_system_deliver(s, effect, page, &batch);
-        if (rc != CORELOGIC_OK) fail("search deliver", rc);
-        corelogic_free(batch);
+        unsigned long long effect = query_then_page(s, i, page);
         if (previous && corelogic_system_deliver(s, previous, page, NULL) != CORELOGIC_STALE) fail("stale deliver", -101);
         previous = effect;
     }

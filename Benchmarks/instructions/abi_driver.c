@@ -9,17 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <malloc.h>
 
 #define BENCH_NAME "abi_driver"
 #include "../c/bench_util.h"
 
 static void check(const char *what, int rc) {
-    if (rc != CORELOGIC_OK) {
-        fprintf(stderr, "abi_driver: %s: %s: %s\n", what, corelogic_status_name(rc), corelogic_last_error());
-        exit(1);
-    }
+    if (rc != CORELOGIC_OK) fail(what, rc);
 }
 
 static corelogic_system make(const char *feature) {
@@ -71,14 +67,11 @@ static void deliver(corelogic_system s, unsigned long long effect, const char *e
     corelogic_free(batch);
 }
 
-/* The search feature's failure loop: loadPage fails (its effect is cancelled, the retry
- * timer starts), the timer delivers retry (the timer is cancelled, a new load starts).
- * Ids are handed out one by one, so the n-th load is effect 1 + 2n, its timer 2 + 2n.
- * Two events per cycle. */
-static long search_failure_loop(long n, const char *failed, const char *retry, int with_batch, int patch) {
-    corelogic_system s = make("search");
-    if (patch) patch_mode(s);
-    send(s, "{\"queryChanged\":{\"text\":\"swift\"}}", 0);
+/* The search feature's failure loop on `s`: loadPage fails (its effect is cancelled, the
+ * retry timer starts), the timer delivers retry (the timer is cancelled, a new load
+ * starts). Ids are handed out one by one, so the n-th load is effect 1 + 2n, its timer
+ * 2 + 2n. Two events per cycle; frees `s`. */
+static long failure_loop(corelogic_system s, long n, const char *failed, const char *retry, int with_batch) {
     unsigned long long load = 1;
     for (long i = 0; i < n; i++) {
         deliver(s, load, failed, with_batch);
@@ -89,27 +82,18 @@ static long search_failure_loop(long n, const char *failed, const char *retry, i
     return 2 * n;
 }
 
-/* The failure loop on a state of `items` repositories that no event touches. */
-static long search_items_untouched(long n, long items, int patch) {
-    corelogic_system s = make_search(items, patch);
-    unsigned long long load = 1;
-    for (long i = 0; i < n; i++) {
-        deliver(s, load, "{\"loadFailed\":{\"error\":{\"offline\":{}}}}", 1);
-        deliver(s, load + 1, "{\"retry\":{}}", 1);
-        load += 2;
-    }
-    corelogic_system_free(s);
-    return 2 * n;
+/* The failure loop after a query typed into an empty search. */
+static long search_failure_loop(long n, const char *failed, const char *retry, int with_batch, int patch) {
+    corelogic_system s = make("search");
+    if (patch) patch_mode(s);
+    send(s, "{\"queryChanged\":{\"text\":\"swift\"}}", 0);
+    return failure_loop(s, n, failed, retry, with_batch);
 }
 
-static const char *page =
-    "{\"pageLoaded\":{\"items\":["
-    "{\"id\":1,\"name\":\"apple/swift\",\"stars\":67000},{\"id\":2,\"name\":\"vapor/vapor\",\"stars\":24000},"
-    "{\"id\":3,\"name\":\"Alamofire/Alamofire\",\"stars\":41000},{\"id\":4,\"name\":\"ReactiveX/RxSwift\",\"stars\":24300},"
-    "{\"id\":5,\"name\":\"kickstarter/ios-oss\",\"stars\":8400},{\"id\":6,\"name\":\"pointfreeco/swift-composable-architecture\",\"stars\":12000},"
-    "{\"id\":7,\"name\":\"apple/swift-nio\",\"stars\":7900},{\"id\":8,\"name\":\"realm/SwiftLint\",\"stars\":18500},"
-    "{\"id\":9,\"name\":\"SwiftyJSON/SwiftyJSON\",\"stars\":22700},{\"id\":10,\"name\":\"onevcat/Kingfisher\",\"stars\":23000}],"
-    "\"nextURL\":\"https://api.example.com/search/repositories?q=swift&page=2\"}}";
+/* The failure loop on a state of `items` repositories that no event touches. */
+static long search_items_untouched(long n, long items, int patch) {
+    return failure_loop(make_search(items, patch), n, "{\"loadFailed\":{\"error\":{\"offline\":{}}}}", "{\"retry\":{}}", 1);
+}
 
 /* The make bench search cycle: a query typed (its load starts), a 10-item page delivered,
  * both batches asked for. Per event: two events per cycle. */
@@ -117,8 +101,8 @@ static long search_cycle(long n) {
     corelogic_system s = make("search");
     unsigned long long load = 1;
     for (long i = 0; i < n; i++) {
-        send(s, (i & 1) ? "{\"queryChanged\":{\"text\":\"swift 1\"}}" : "{\"queryChanged\":{\"text\":\"swift 0\"}}", 1);
-        deliver(s, load, page, 1);
+        send(s, search_query((int)i), 1);
+        deliver(s, load, ten_item_page, 1);
         load += 1;
     }
     corelogic_system_free(s);
@@ -132,7 +116,7 @@ static long search_items_append(long n, long items, int patch) {
     corelogic_system s = make_search(items, patch);
     unsigned long long load = 1;
     for (long i = 0; i < n; i++) {
-        deliver(s, load, page, 1);
+        deliver(s, load, ten_item_page, 1);
         send(s, "\"reachedBottom\"", 1);
         load += 1;
     }
@@ -187,7 +171,7 @@ static long counter_journaled(long n) {
     check("open_journal", corelogic_system_open_journal(s, dir, CORELOGIC_DURABILITY_INTERVAL));
     for (long i = 0; i < n; i++) send(s, "\"increment\"", 0);
     corelogic_system_free(s);
-    remove_dir(dir);
+    remove_tree(dir);
     rmdir(root);
     return n;
 }

@@ -28,27 +28,29 @@ static void queue_increment(void *context, const char *state) {
     queued_status = corelogic_system_send(queuing, "\"increment\"", NULL);
 }
 
+/* `queuing`: a counter journaling into `dir` whose state handler sends an increment
+ * while queue_once is set; the path of its journal segment goes to `segment`. */
+static void open_queuing(const char *dir, int durability, char *segment, size_t size) {
+    CHECK(corelogic_system_new("counter", NULL, &queuing, NULL) == CORELOGIC_OK);
+    CHECK(corelogic_system_open_journal(queuing, dir, durability) == CORELOGIC_OK);
+    CHECK(corelogic_system_on_state(queuing, queue_increment, NULL) == CORELOGIC_OK);
+    CHECK(last_segment(dir, segment, size) == 0);
+}
+
 /* The outer call's input is journaled and applied; the input its handler queued cannot
  * be written (the file size limit leaves room for one record only). The outer call
  * returns OK with its batch, the batch reports the dropped input, and the dropped input
  * was never applied: the live state, a restore and a retry all agree. */
 static void test_queued_input_whose_record_fails(int with_batch) {
     const char *dir = path_in(with_batch ? "queued-pull" : "queued-push");
-    CHECK(corelogic_system_new("counter", NULL, &queuing, NULL) == CORELOGIC_OK);
-    CHECK(corelogic_system_open_journal(queuing, dir, CORELOGIC_DURABILITY_EVERY_INPUT) == CORELOGIC_OK);
-    CHECK(corelogic_system_on_state(queuing, queue_increment, NULL) == CORELOGIC_OK);
     char segment[600];
-    CHECK(last_segment(dir, segment, sizeof segment) == 0);
+    open_queuing(dir, CORELOGIC_DURABILITY_EVERY_INPUT, segment, sizeof segment);
     off_t empty = file_size(segment);
     CHECK(corelogic_system_send(queuing, "\"increment\"", NULL) == CORELOGIC_OK);
     off_t one_record = file_size(segment) - empty; /* seq 1; seq 2 has as many digits */
 
-    signal(SIGXFSZ, SIG_IGN);
-    struct rlimit old, limited;
-    getrlimit(RLIMIT_FSIZE, &old);
-    limited = old;
-    limited.rlim_cur = (rlim_t)(file_size(segment) + one_record + 5);
-    CHECK(setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    struct rlimit old;
+    CHECK(limit_file_size(file_size(segment) + one_record + 5, &old) == 0);
     queue_once = 1;
     queued_status = -100;
     char *batch = NULL;
@@ -73,28 +75,17 @@ static void test_queued_input_whose_record_fails(int with_batch) {
     /* A retry of the dropped input is applied once. */
     CHECK(corelogic_system_send(queuing, "\"increment\"", NULL) == CORELOGIC_OK);
     CHECK(corelogic_system_free(queuing) == CORELOGIC_OK);
-    char *report = NULL;
-    corelogic_system s = restore_and_check("counter", dir, "{\"count\":3}", 0, &report);
-    CHECK(contains(report, "\"seq\":3,\"replayed\":3,"));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("counter", dir, "{\"count\":3}", 0, "\"seq\":3,\"replayed\":3,", NULL);
 }
 
 /* The outer call's own record fails: ERR_IO, nothing applied, no handler ran. */
 static void test_outer_record_fails_first(void) {
     const char *dir = path_in("outer-fails");
-    CHECK(corelogic_system_new("counter", NULL, &queuing, NULL) == CORELOGIC_OK);
-    CHECK(corelogic_system_open_journal(queuing, dir, CORELOGIC_DURABILITY_INTERVAL) == CORELOGIC_OK);
-    CHECK(corelogic_system_on_state(queuing, queue_increment, NULL) == CORELOGIC_OK);
     char segment[600];
-    CHECK(last_segment(dir, segment, sizeof segment) == 0);
+    open_queuing(dir, CORELOGIC_DURABILITY_INTERVAL, segment, sizeof segment);
     off_t before = file_size(segment);
-    signal(SIGXFSZ, SIG_IGN);
-    struct rlimit old, limited;
-    getrlimit(RLIMIT_FSIZE, &old);
-    limited = old;
-    limited.rlim_cur = (rlim_t)before + 5;
-    CHECK(setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    struct rlimit old;
+    CHECK(limit_file_size(before + 5, &old) == 0);
     queue_once = 1;
     char *batch = (char *)1;
     CHECK(corelogic_system_send(queuing, "\"increment\"", &batch) == CORELOGIC_ERR_IO);
@@ -132,10 +123,7 @@ static void test_free_in_handler_releases_directory(void) {
     CHECK(corelogic_system_send(freeing, "\"increment\"", NULL) == CORELOGIC_OK);
     CHECK(restore_after_free == CORELOGIC_OK);
     CHECK(corelogic_system_send(freeing, "\"increment\"", NULL) == CORELOGIC_ERR_HANDLE);
-    char *report = NULL;
-    corelogic_system s = restore_and_check("counter", freeing_dir, "{\"count\":1}", 0, &report);
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("counter", freeing_dir, "{\"count\":1}", 0, NULL);
 }
 
 static volatile int in_handler;
@@ -217,10 +205,7 @@ static void test_directory_replaced(void) {
     corelogic_system blocked = 0;
     CHECK(corelogic_system_restore("counter", dir, &blocked, NULL, NULL) == CORELOGIC_ERR_IO);
     CHECK(corelogic_system_free(s) == CORELOGIC_OK);
-    char *report = NULL;
-    corelogic_system r = restore_and_check("counter", dir, "{\"count\":2}", 0, &report);
-    corelogic_free(report);
-    corelogic_system_free(r);
+    check_restores("counter", dir, "{\"count\":2}", 0, NULL);
 }
 
 /* A directory moved away keeps its files: records go on there, and it restores; the
@@ -233,17 +218,12 @@ static void test_directory_moved(void) {
     CHECK(rename(dir, away) == 0);
     CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
     CHECK(corelogic_system_sync_journal(s) == CORELOGIC_OK);
-    char *report = NULL;
     CHECK(copy_tree(away, path_in("moved-copy")) == 0);
-    corelogic_system r = restore_and_check("counter", path_in("moved-copy"), "{\"count\":1}", 0, &report);
-    CHECK(contains(report, "\"seq\":1,"));
-    corelogic_free(report);
-    corelogic_system_free(r);
+    check_restores("counter", path_in("moved-copy"), "{\"count\":1}", 0, "\"seq\":1,", NULL);
     CHECK(corelogic_system_checkpoint(s) == CORELOGIC_OK); /* creates and takes the path */
     CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
     corelogic_system_free(s);
-    r = restore_and_check("counter", dir, "{\"count\":2}", 0, NULL);
-    corelogic_system_free(r);
+    check_restores("counter", dir, "{\"count\":2}", 0, NULL);
     remove_tree(away);
 }
 

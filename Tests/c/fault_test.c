@@ -105,21 +105,15 @@ static void disarm(void) {
     midway_done = 0;
 }
 
-/* ---- Handlers that queue inputs ------------------------------------------------------- */
-
-/* Answers every download at once from the command handler: a deliver queued behind the
- * step that started it. */
-static corelogic_system answering;
-static void answer_at_once(void *context, const char *command) {
-    (void)context;
-    const char *start = strstr(command, "{\"start\":{\"id\":");
-    const char *url = strstr(command, "\"url\":\"");
-    if (!start || !url) return;
-    unsigned long long id = strtoull(start + 15, NULL, 10);
-    url += 7;
-    char event[300];
-    snprintf(event, sizeof event, "{\"finished\":{\"url\":\"%.*s\"}}", (int)(strchr(url, '"') - url), url);
-    corelogic_system_deliver(answering, id, event, NULL);
+/* A checkpoint makes the journal usable again, whatever failed before it: the next input
+ * is journaled and the directory restores to the live state. Frees `s`. */
+static void check_checkpoint_recovers(corelogic_system s, const char *dir, const char *event) {
+    CHECK(corelogic_system_checkpoint(s) == CORELOGIC_OK);
+    CHECK(corelogic_system_send(s, event, NULL) == CORELOGIC_OK);
+    char *expected = state_json(s);
+    corelogic_system_free(s);
+    check_restores("downloads", dir, expected, 0, NULL);
+    free(expected);
 }
 
 /* ---- Input records that fail ------------------------------------------------------------ */
@@ -180,14 +174,7 @@ static void test_record_faults(int durability, int queued) {
             }
             corelogic_free(batch);
             free(before);
-            /* A checkpoint makes the journal usable again in every case. */
-            CHECK(corelogic_system_checkpoint(s) == CORELOGIC_OK);
-            CHECK(corelogic_system_send(s, "{\"enqueue\":{\"url\":\"w4\"}}", NULL) == CORELOGIC_OK);
-            char *expected = state_json(s);
-            corelogic_system_free(s);
-            corelogic_system r = restore_and_check("downloads", dir, expected, 0, NULL);
-            corelogic_system_free(r);
-            free(expected);
+            check_checkpoint_recovers(s, dir, "{\"enqueue\":{\"url\":\"w4\"}}");
             remove_tree(dir);
         }
     }
@@ -236,8 +223,7 @@ static void test_checkpoint_faults(int durability) {
                 failures++;
                 /* What is on disk restores to the live state. */
                 CHECK(copy_tree(dir, copy) == 0);
-                corelogic_system r = restore_and_check("downloads", copy, state_before, 0, NULL);
-                corelogic_system_free(r);
+                check_restores("downloads", copy, state_before, 0, NULL);
                 remove_tree(copy);
             }
             /* An input now: durable, or refused with nothing changed. */
@@ -251,19 +237,12 @@ static void test_checkpoint_faults(int durability) {
             } else {
                 char *expected = state_json(s);
                 CHECK(copy_tree(dir, copy) == 0);
-                corelogic_system r = restore_and_check("downloads", copy, expected, 0, NULL);
-                corelogic_system_free(r);
+                check_restores("downloads", copy, expected, 0, NULL);
                 remove_tree(copy);
                 free(expected);
             }
             free(before);
-            CHECK(corelogic_system_checkpoint(s) == CORELOGIC_OK);
-            CHECK(corelogic_system_send(s, "{\"enqueue\":{\"url\":\"d\"}}", NULL) == CORELOGIC_OK);
-            char *expected = state_json(s);
-            corelogic_system_free(s);
-            corelogic_system r = restore_and_check("downloads", dir, expected, 0, NULL);
-            corelogic_system_free(r);
-            free(expected);
+            check_checkpoint_recovers(s, dir, "{\"enqueue\":{\"url\":\"d\"}}");
             free(state_before);
             remove_tree(dir);
         }
@@ -301,8 +280,7 @@ static void test_open_journal_faults(void) {
         }
         CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
         corelogic_system_free(s);
-        corelogic_system r = restore_and_check("counter", dir, "{\"count\":8}", 0, NULL);
-        corelogic_system_free(r);
+        check_restores("counter", dir, "{\"count\":8}", 0, NULL);
         remove_tree(dir);
     }
     CHECK(failures >= 6);
@@ -347,8 +325,7 @@ static void test_crash_during_checkpoint(int durability) {
         char *expected = read_file(expected_path, NULL);
         CHECK(expected != NULL);
         if (expected) {
-            corelogic_system r = restore_and_check("downloads", dir, expected, 0, NULL);
-            corelogic_system_free(r);
+            check_restores("downloads", dir, expected, 0, NULL);
         }
         free(expected);
         unlink(expected_path);
@@ -384,11 +361,7 @@ static void test_free_syncs_before_returning(void) {
     CHECK(corelogic_system_send(freed_in_handler, "\"increment\"", NULL) == CORELOGIC_OK);
     disarm();
     CHECK(synced_when_free_returned == 1);
-    char *report = NULL;
-    corelogic_system r = restore_and_check("counter", dir, "{\"count\":1}", 0, &report);
-    CHECK(contains(report, "\"seq\":1,"));
-    corelogic_free(report);
-    corelogic_system_free(r);
+    check_restores("counter", dir, "{\"count\":1}", 0, "\"seq\":1,", NULL);
     remove_tree(dir);
 }
 

@@ -3,7 +3,9 @@
  * the library's JSON goes to the driver as it is, which compares it and keeps the
  * patch-mode mirror (`mirror` answers `none`).
  * Usage: golden_adapter [LIBRARY]   (default: $CORELOGIC_LIBRARY) */
+#ifndef _GNU_SOURCE /* the Makefile's dlopen hosts get it on the command line */
 #define _GNU_SOURCE
+#endif
 #include <corelogic.h>
 #include <dlfcn.h>
 #include <stdio.h>

@@ -120,8 +120,7 @@ static void test_event_at_the_size_limit_restores(void) {
     corelogic_system_free(s);
     expected = state_json(r);
     corelogic_system_free(r);
-    r = restore_and_check("downloads", dir, expected, max_id, NULL);
-    corelogic_system_free(r);
+    check_restores("downloads", dir, expected, max_id, NULL);
     free(expected);
 
     /* Without a checkpoint between them: the big record, then another, in one segment. */
@@ -134,10 +133,7 @@ static void test_event_at_the_size_limit_restores(void) {
     expected = state_json(s);
     corelogic_system_free(s);
     report = NULL;
-    r = restore_and_check("downloads", dir, expected, max_id, &report);
-    CHECK(contains(report, "\"replayed\":2,"));
-    corelogic_free(report);
-    corelogic_system_free(r);
+    check_restores("downloads", dir, expected, max_id, "\"replayed\":2,", NULL);
     free(expected);
     free(event);
 }
@@ -159,11 +155,7 @@ static void test_event_at_the_depth_limit_restores(void) {
     char *expected = state_json(s);
     CHECK(contains(expected, "\"nextURL\":\"/p2\""));
     corelogic_system_free(s);
-    char *report = NULL;
-    corelogic_system r = restore_and_check("search", dir, expected, 1, &report);
-    CHECK(contains(report, "\"seq\":2,\"replayed\":2,"));
-    corelogic_free(report);
-    corelogic_system_free(r);
+    check_restores("search", dir, expected, 1, "\"seq\":2,\"replayed\":2,", NULL);
     free(expected);
     free(deep_send);
     free(too_deep);
@@ -192,17 +184,15 @@ static void test_state_past_16_mib_restores(void) {
     CHECK(strlen(expected) > LIMIT + 1000000);
     /* Replay of the journal (the restore then checkpoints: a snapshot past 16 MiB). */
     corelogic_system_free(s);
-    corelogic_system r = restore_and_check("downloads", dir, expected, max_id, NULL);
-    corelogic_system_free(r);
+    check_restores("downloads", dir, expected, max_id, NULL);
     /* From that snapshot. */
     char *report = NULL;
-    r = restore_and_check("downloads", dir, expected, max_id, &report);
+    corelogic_system r = restore_and_check("downloads", dir, expected, max_id, &report);
     CHECK(contains(report, "\"snapshot\":true,\"migratedFrom\":null,\"seq\":280,\"replayed\":0,"));
     corelogic_free(report);
     CHECK(corelogic_system_checkpoint(r) == CORELOGIC_OK);
     corelogic_system_free(r);
-    r = restore_and_check("downloads", dir, expected, max_id, NULL);
-    corelogic_system_free(r);
+    check_restores("downloads", dir, expected, max_id, NULL);
     free(expected);
 }
 

@@ -7,27 +7,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "fs_util.h"
-
-/* Reads a whole file; *size receives its length. Caller frees. NULL if unreadable. */
-static char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = malloc((size_t)n + 1);
-    if (fread(data, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(data); return NULL; }
-    fclose(f);
-    data[n] = 0;
-    if (size) *size = (size_t)n;
-    return data;
-}
 
 static __attribute__((unused)) int write_file(const char *path, const char *data, size_t size) {
     FILE *f = fopen(path, "wb");
@@ -220,6 +208,49 @@ static __attribute__((unused)) corelogic_system restore_and_check(const char *fe
     corelogic_free(batch);
     if (report_out) *report_out = report; else corelogic_free(report);
     return s;
+}
+
+/* restore_and_check, then the restore report holds each of the strings that follow,
+ * up to a NULL, and the restored system is freed: a journal restores to `expected_state`. */
+static __attribute__((unused, sentinel)) void check_restores(const char *feature, const char *dir, const char *expected_state,
+                                                             unsigned long long max_id_before, ...) {
+    char *report = NULL;
+    corelogic_system s = restore_and_check(feature, dir, expected_state, max_id_before, &report);
+    va_list parts;
+    va_start(parts, max_id_before);
+    for (const char *part = va_arg(parts, const char *); part; part = va_arg(parts, const char *))
+        CHECK(contains(report, part));
+    va_end(parts);
+    corelogic_free(report);
+    corelogic_system_free(s);
+}
+
+/* Lowers the file size limit to `bytes`, with SIGXFSZ ignored so that a write past it
+ * fails with EFBIG instead of ending the process; *old receives the limit to put back
+ * with setrlimit(RLIMIT_FSIZE, old). 0 on success. */
+static __attribute__((unused)) int limit_file_size(off_t bytes, struct rlimit *old) {
+    signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, old);
+    struct rlimit limited = *old;
+    limited.rlim_cur = (rlim_t)bytes;
+    return setrlimit(RLIMIT_FSIZE, &limited);
+}
+
+/* A downloads system whose command handler answers every download at once: a deliver
+ * queued behind the step that started it. Set `answering` to the system first. */
+static __attribute__((unused)) corelogic_system answering;
+static __attribute__((unused)) void answer_at_once(void *context, const char *command) {
+    (void)context;
+    const char *start = strstr(command, "{\"start\":{\"id\":");
+    const char *url = strstr(command, "\"url\":\"");
+    if (!start || !url) return;
+    unsigned long long id = strtoull(start + 15, NULL, 10);
+    url += 7;
+    /* On the stack (fault_test.c's malloc may be armed to fail), large enough for the
+     * 4 KB urls of tinyfs_test.c. */
+    char event[8192];
+    snprintf(event, sizeof event, "{\"finished\":{\"url\":\"%.*s\"}}", (int)(strchr(url, '"') - url), url);
+    corelogic_system_deliver(answering, id, event, NULL);
 }
 
 /* The state, the running effects and every file of the journal directory (names and

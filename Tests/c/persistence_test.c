@@ -68,10 +68,7 @@ static void test_round_trip(void) {
     expected = state_json(s);
     CHECK(count_segments(dir) == 1);
     CHECK(corelogic_system_free(s) == CORELOGIC_OK);
-    s = restore_and_check("downloads", dir, expected, max_id, &report);
-    CHECK(contains(report, "\"seq\":7,\"replayed\":2"));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("downloads", dir, expected, max_id, "\"seq\":7,\"replayed\":2", NULL);
     free(expected);
 }
 
@@ -99,12 +96,7 @@ static void test_checkpoint(void) {
     CHECK(corelogic_system_close_journal(s) == CORELOGIC_OK);
     CHECK(corelogic_system_send(s, "\"decrement\"", NULL) == CORELOGIC_OK); /* not journaled */
     corelogic_system_free(s);
-    char *report = NULL;
-    s = restore_and_check("counter", dir, "{\"count\":8}", 0, &report);
-    CHECK(contains(report, "\"seq\":13,\"replayed\":3"));
-    CHECK(contains(report, "\"durability\":\"interval\""));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("counter", dir, "{\"count\":8}", 0, "\"seq\":13,\"replayed\":3", "\"durability\":\"interval\"", NULL);
 }
 
 static void test_arguments(void) {
@@ -146,8 +138,7 @@ static void test_empty_directory(void) {
     corelogic_free(report);
     CHECK(corelogic_system_send(s, "{\"enqueue\":{\"url\":\"x\"}}", NULL) == CORELOGIC_OK);
     corelogic_system_free(s);
-    s = restore_and_check("downloads", dir, "{\"maxConcurrent\":3,\"pending\":[\"x\"],\"finished\":[],\"failed\":[]}", 1, NULL);
-    corelogic_system_free(s);
+    check_restores("downloads", dir, "{\"maxConcurrent\":3,\"pending\":[\"x\"],\"finished\":[],\"failed\":[]}", 1, NULL);
 }
 
 /* A journal of counter inputs ending with one more record; returns the state before
@@ -161,15 +152,24 @@ static void make_counter_journal(const char *dir, int inputs) {
     corelogic_system_free(s);
 }
 
+/* The bytes of the last segment in `dir` (*size: their length) and where its last record
+ * starts. Caller frees. */
+static char *last_segment_text(const char *dir, size_t *size, size_t *last_start) {
+    char segment[600];
+    CHECK(last_segment(dir, segment, sizeof segment) == 0);
+    char *text = read_file(segment, size);
+    size_t start = *size - 1;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    *last_start = start;
+    return text;
+}
+
 static void test_torn_tail(void) {
     const char *dir = path_in("torn-source"), *work = path_in("torn-work");
     make_counter_journal(dir, 6); /* counts 1,2,1,2,3,2 */
-    char segment[600], work_segment[600];
-    CHECK(last_segment(dir, segment, sizeof segment) == 0);
-    size_t size = 0;
-    char *text = read_file(segment, &size);
-    size_t last_start = size - 1;
-    while (last_start > 0 && text[last_start - 1] != '\n') last_start--;
+    char work_segment[600];
+    size_t size = 0, last_start = 0;
+    char *text = last_segment_text(dir, &size, &last_start);
     int cases = 0, clean = 0;
     for (size_t cut = last_start; cut < size; cut++) {
         copy_tree(dir, work);
@@ -190,10 +190,7 @@ static void test_torn_tail(void) {
         /* The restored journal is clean again: the next restore has no torn tail. */
         CHECK(corelogic_system_send(s, "\"decrement\"", NULL) == CORELOGIC_OK);
         corelogic_system_free(s);
-        s = restore_and_check("counter", work, "{\"count\":2}", 0, &report);
-        CHECK(contains(report, "\"tornTail\":null"));
-        corelogic_free(report);
-        corelogic_system_free(s);
+        check_restores("counter", work, "{\"count\":2}", 0, "\"tornTail\":null", NULL);
         cases++;
         clean += cut == last_start;
     }
@@ -203,12 +200,7 @@ static void test_torn_tail(void) {
     last_segment(work, work_segment, sizeof work_segment);
     text[last_start + 3] = 0;
     write_file(work_segment, text, size);
-    char *report = NULL;
-    corelogic_system s = restore_and_check("counter", work, "{\"count\":3}", 0, &report);
-    CHECK(contains(report, "\"seq\":5,\"replayed\":5"));
-    CHECK(contains(report, "\"tornTail\":{"));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("counter", work, "{\"count\":3}", 0, "\"seq\":5,\"replayed\":5", "\"tornTail\":{", NULL);
     printf("torn tail: %d truncations of the last record (%zu bytes) restored cleanly\n", cases, size - last_start);
     free(text);
 }
@@ -216,12 +208,9 @@ static void test_torn_tail(void) {
 static void test_corruption(void) {
     const char *dir = path_in("corrupt-source"), *work = path_in("corrupt-work");
     make_counter_journal(dir, 5);
-    char segment[600], work_segment[600];
-    CHECK(last_segment(dir, segment, sizeof segment) == 0);
-    size_t size = 0;
-    char *text = read_file(segment, &size);
-    size_t last_start = size - 1;
-    while (last_start > 0 && text[last_start - 1] != '\n') last_start--;
+    char work_segment[600];
+    size_t size = 0, last_start = 0;
+    char *text = last_segment_text(dir, &size, &last_start);
     int flips = 0;
     for (size_t at = 0; at < last_start; at++) {
         int line = 1;
@@ -304,11 +293,7 @@ static void test_versions(void) {
     /* A well-formed snapshot written by hand restores (the format is the documented one). */
     write_sealed_line(snapshot, "{\"corelogic\":\"snapshot\",\"format\":1,\"feature\":\"counter\",\"stateVersion\":1,"
                                 "\"seq\":4,\"next\":1,\"durability\":\"every-input\",\"state\":{\"count\":5}");
-    char *report = NULL;
-    s = restore_and_check("counter", dir, "{\"count\":5}", 0, &report);
-    CHECK(contains(report, "\"seq\":4,\"replayed\":0"));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("counter", dir, "{\"count\":5}", 0, "\"seq\":4,\"replayed\":0", NULL);
     /* A state that does not decode is corruption naming the snapshot. */
     write_sealed_line(snapshot, "{\"corelogic\":\"snapshot\",\"format\":1,\"feature\":\"counter\",\"stateVersion\":1,"
                                 "\"seq\":4,\"next\":1,\"durability\":\"every-input\",\"state\":{\"count\":\"five\"}");
@@ -334,30 +319,12 @@ static void test_checkpoint_in_handler(void) {
     CHECK(checkpoints_in_handler == 2);
     char *expected = state_json(handler_system);
     corelogic_system_free(handler_system);
-    char *report = NULL;
-    corelogic_system s = restore_and_check("downloads", dir, expected, 2, &report);
-    CHECK(contains(report, "\"seq\":2,\"replayed\":0"));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("downloads", dir, expected, 2, "\"seq\":2,\"replayed\":0", NULL);
     free(expected);
 }
 
 /* Inputs a handler makes while the system drains are queued, and journaled when they
  * run, in the order they run. */
-static corelogic_system answering;
-static void answer_at_once(void *context, const char *command) {
-    (void)context;
-    const char *start = strstr(command, "{\"start\":{\"id\":");
-    if (!start) return;
-    unsigned long long id = strtoull(start + 15, NULL, 10);
-    const char *url = strstr(command, "\"url\":\"");
-    if (!url) return;
-    url += 7;
-    char event[200];
-    snprintf(event, sizeof event, "{\"finished\":{\"url\":\"%.*s\"}}", (int)(strchr(url, '"') - url), url);
-    corelogic_system_deliver(answering, id, event, NULL);
-}
-
 static void test_reentrant_inputs(void) {
     const char *dir = path_in("reentrant");
     CHECK(corelogic_system_new("downloads", NULL, &answering, NULL) == CORELOGIC_OK);
@@ -368,11 +335,7 @@ static void test_reentrant_inputs(void) {
     char *expected = state_json(answering);
     CHECK(contains(expected, "\"finished\":[\"a\",\"b\"]"));
     corelogic_system_free(answering);
-    char *report = NULL;
-    corelogic_system s = restore_and_check("downloads", dir, expected, 2, &report);
-    CHECK(contains(report, "\"seq\":4,\"replayed\":4"));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("downloads", dir, expected, 2, "\"seq\":4,\"replayed\":4", NULL);
     free(expected);
 }
 
@@ -388,12 +351,8 @@ static void test_write_failure(void) {
     CHECK(last_segment(dir, segment, sizeof segment) == 0);
     struct stat before, after;
     CHECK(stat(segment, &before) == 0);
-    signal(SIGXFSZ, SIG_IGN);
-    struct rlimit old, limited;
-    getrlimit(RLIMIT_FSIZE, &old);
-    limited = old;
-    limited.rlim_cur = (rlim_t)before.st_size + 10;
-    CHECK(setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    struct rlimit old;
+    CHECK(limit_file_size(before.st_size + 10, &old) == 0);
     char *batch = (char *)1;
     CHECK(corelogic_system_send(s, "\"increment\"", &batch) == CORELOGIC_ERR_IO);
     CHECK(batch == NULL);
@@ -406,12 +365,7 @@ static void test_write_failure(void) {
     CHECK(after.st_size == before.st_size);
     CHECK(corelogic_system_send(s, "\"decrement\"", NULL) == CORELOGIC_OK);
     corelogic_system_free(s);
-    char *report = NULL;
-    s = restore_and_check("counter", dir, "{\"count\":2}", 0, &report);
-    CHECK(contains(report, "\"seq\":4,\"replayed\":4,"));
-    CHECK(contains(report, "\"tornTail\":null"));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("counter", dir, "{\"count\":2}", 0, "\"seq\":4,\"replayed\":4,", "\"tornTail\":null", NULL);
 }
 
 /* Threads sending while another checkpoints: every input is journaled exactly once and
@@ -443,11 +397,7 @@ static void test_threads(void) {
         CHECK(result == NULL);
     }
     corelogic_system_free(threaded);
-    char *report = NULL;
-    corelogic_system s = restore_and_check("counter", dir, "{\"count\":1200}", 0, &report);
-    CHECK(contains(report, "\"seq\":1200,"));
-    corelogic_free(report);
-    corelogic_system_free(s);
+    check_restores("counter", dir, "{\"count\":1200}", 0, "\"seq\":1200,", NULL);
 }
 
 /* Paths are bytes: a directory whose name is not UTF-8 is used as it is, never a
@@ -483,8 +433,7 @@ static void test_paths_are_bytes(void) {
     CHECK(corelogic_system_checkpoint(s) == CORELOGIC_OK);
     CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
     corelogic_system_free(s);
-    s = restore_and_check("counter", dir, "{\"count\":3}", 0, NULL);
-    corelogic_system_free(s);
+    check_restores("counter", dir, "{\"count\":3}", 0, NULL);
     CHECK(stat(replaced, &info) != 0);
     remove_tree(dir);
     free(dir);

@@ -9,19 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *data = malloc((size_t)n + 1);
-    size_t got = fread(data, 1, (size_t)n, f);
-    fclose(f);
-    data[got] = 0;
-    return data;
-}
+#include "fs_util.h"
 
 static int count_lines(const char *text) {
     int n = 0;
@@ -69,7 +57,7 @@ int main(void) {
     CHECK(corelogic_system_trace(s, NULL) == CORELOGIC_OK);   /* stopping when off: fine */
 
     CHECK(corelogic_system_trace(s, path) == CORELOGIC_OK);
-    char *text = read_file(path);
+    char *text = read_file(path, NULL);
     CHECK(count_lines(text) == 1);
     CHECK(strncmp(line_of(text, 0, line, sizeof line), "{\"corelogicTrace\":1,\"feature\":\"search\",", 39) == 0);
     free(text);
@@ -84,7 +72,7 @@ int main(void) {
     CHECK(corelogic_system_trace(s, missing) == CORELOGIC_ERR_IO);
     CHECK(corelogic_system_complete(s, 2, NULL) == CORELOGIC_OK);
 
-    text = read_file(path);
+    text = read_file(path, NULL);
     CHECK(count_lines(text) == 6);
     CHECK(strstr(line_of(text, 1, line, sizeof line), "\"seq\":1,\"input\":\"send\"") != NULL);
     CHECK(strstr(line_of(text, 3, line, sizeof line), "\"seq\":3,\"input\":\"deliver\",\"effect\":1,\"event\":{\"reachedBottom\":{}},\"status\":\"stale\"}") != NULL);
@@ -95,7 +83,7 @@ int main(void) {
     /* Stopping: nothing more is written. */
     CHECK(corelogic_system_trace(s, NULL) == CORELOGIC_OK);
     CHECK(corelogic_system_send(s, "\"reachedBottom\"", NULL) == CORELOGIC_OK);
-    text = read_file(path);
+    text = read_file(path, NULL);
     CHECK(count_lines(text) == 6);
     free(text);
     CHECK(corelogic_system_free(s) == CORELOGIC_OK);
@@ -109,7 +97,7 @@ int main(void) {
     CHECK(corelogic_system_send(traced_system, "\"increment\"", NULL) == CORELOGIC_OK);
     /* Freeing the system closes its trace. */
     CHECK(corelogic_system_free(traced_system) == CORELOGIC_OK);
-    text = read_file(other);
+    text = read_file(other, NULL);
     CHECK(count_lines(text) == 2);
     CHECK(strstr(line_of(text, 0, line, sizeof line), "\"state\":{\"count\":1}") != NULL);
     CHECK(strstr(line_of(text, 1, line, sizeof line), "\"patch\":[{\"op\":\"replace\",\"path\":\"/count\",\"value\":2}]") != NULL);
@@ -123,7 +111,7 @@ int main(void) {
     CHECK(corelogic_system_new("counter", NULL, &s, NULL) == CORELOGIC_OK);
     CHECK(corelogic_system_trace(s, odd) == CORELOGIC_OK);
     CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
-    text = read_file(odd);
+    text = read_file(odd, NULL);
     CHECK(count_lines(text) == 2);
     free(text);
     CHECK(access(lookalike, F_OK) != 0);
@@ -135,7 +123,7 @@ int main(void) {
         CHECK(strstr(corelogic_last_error(), "No space left on device") != NULL);
         /* The trace that was going on goes on. */
         CHECK(corelogic_system_send(s, "\"increment\"", NULL) == CORELOGIC_OK);
-        text = read_file(odd);
+        text = read_file(odd, NULL);
         CHECK(count_lines(text) == 3);
         free(text);
     }

@@ -165,6 +165,41 @@ static int flag_arg(napi_env env, napi_value value) {
     return flag;
 }
 
+/* Fetches `count` arguments, the first a system's handle, read into *system. */
+static int system_arguments(napi_env env, napi_callback_info info, size_t count, napi_value *args,
+                            corelogic_system *system) {
+    return arguments(env, info, count, args) && handle_arg(env, args[0], system);
+}
+
+/* Fetches two string arguments as malloc'd copies (NULL for null); 0, with the error
+ * thrown and nothing to free, if one is not a string. */
+static int two_texts(napi_env env, napi_callback_info info, const char *first_what, char **first,
+                     const char *second_what, char **second) {
+    napi_value args[2];
+    if (!arguments(env, info, 2, args)) return 0;
+    int ok;
+    *first = text_arg(env, args[0], first_what, &ok);
+    if (!ok) return 0;
+    *second = text_arg(env, args[1], second_what, &ok);
+    if (!ok) { free(*first); return 0; }
+    return 1;
+}
+
+/* A string the library returned with `status`, as a JS string (freed); or the error thrown. */
+static napi_value string_result(napi_env env, int status, char *out) {
+    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
+    return take(env, out);
+}
+
+/* A JS array of `count` values; NULL when one of them is NULL (not created). */
+static napi_value array_of(napi_env env, napi_value *values, uint32_t count) {
+    napi_value array;
+    for (uint32_t i = 0; i < count; i++) if (values[i] == NULL) return NULL;
+    if (napi_create_array_with_length(env, count, &array) != napi_ok) return NULL;
+    for (uint32_t i = 0; i < count; i++) napi_set_element(env, array, i, values[i]);
+    return array;
+}
+
 /* ---- library ---------------------------------------------------------------- */
 
 static napi_value js_set_callbacks(napi_env env, napi_callback_info info) {
@@ -218,45 +253,40 @@ static napi_value js_features(napi_env env, napi_callback_info info) {
     char *out = NULL;
     current_env = env;
     int status = corelogic_features(&out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return string_result(env, status, out);
 }
 
 /* ---- systems ---------------------------------------------------------------- */
 
 /* systemNew(feature, state | null) -> [handle, creationBatch] */
 static napi_value js_system_new(napi_env env, napi_callback_info info) {
-    napi_value args[2];
-    if (!arguments(env, info, 2, args)) return NULL;
-    int ok;
-    char *feature = text_arg(env, args[0], "feature", &ok);
-    if (!ok) return NULL;
-    char *state = text_arg(env, args[1], "state", &ok);
-    if (!ok) { free(feature); return NULL; }
+    char *feature, *state;
+    if (!two_texts(env, info, "feature", &feature, "state", &state)) return NULL;
     corelogic_system system = 0;
     char *batch = NULL;
     int status = corelogic_system_new(feature, state, &system, &batch);
     free(feature);
     free(state);
     if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    napi_value pair, handle = handle_value(env, system), batch_value = take(env, batch);
-    if (handle == NULL || batch_value == NULL || napi_create_array_with_length(env, 2, &pair) != napi_ok) {
-        corelogic_system_free(system);
-        return NULL;
-    }
-    napi_set_element(env, pair, 0, handle);
-    napi_set_element(env, pair, 1, batch_value);
+    napi_value values[2] = {handle_value(env, system), take(env, batch)};
+    napi_value pair = array_of(env, values, 2);
+    if (pair == NULL) corelogic_system_free(system);
     return pair;
 }
 
-static napi_value js_system_free(napi_env env, napi_callback_info info) {
+typedef int (*system_fn)(corelogic_system);
+
+static napi_value system_call(napi_env env, napi_callback_info info, system_fn function) {
     napi_value args[1];
-    if (!arguments(env, info, 1, args)) return NULL;
     corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
-    int status = corelogic_system_free(system);
+    if (!system_arguments(env, info, 1, args, &system)) return NULL;
+    int status = function(system);
     if (status != CORELOGIC_OK) throw_status(env, status);
     return NULL;
+}
+
+static napi_value js_system_free(napi_env env, napi_callback_info info) {
+    return system_call(env, info, corelogic_system_free);
 }
 
 /* What an input returns: the batch string (wanted), true (OK, no batch wanted), or null
@@ -280,9 +310,8 @@ static napi_value input_result(napi_env env, int status, char *batch) {
 /* send(handle, event, wantBatch) */
 static napi_value js_send(napi_env env, napi_callback_info info) {
     napi_value args[3];
-    if (!arguments(env, info, 3, args)) return NULL;
     corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
+    if (!system_arguments(env, info, 3, args, &system)) return NULL;
     int ok;
     char *event = text_arg(env, args[1], "event", &ok);
     if (!ok) return NULL;
@@ -295,10 +324,9 @@ static napi_value js_send(napi_env env, napi_callback_info info) {
 /* deliver(handle, effectId, event, wantBatch) */
 static napi_value js_deliver(napi_env env, napi_callback_info info) {
     napi_value args[4];
-    if (!arguments(env, info, 4, args)) return NULL;
     corelogic_system system;
     uint64_t effect;
-    if (!handle_arg(env, args[0], &system) || !u64_arg(env, args[1], "effect id", &effect)) return NULL;
+    if (!system_arguments(env, info, 4, args, &system) || !u64_arg(env, args[1], "effect id", &effect)) return NULL;
     int ok;
     char *event = text_arg(env, args[2], "event", &ok);
     if (!ok) return NULL;
@@ -311,10 +339,9 @@ static napi_value js_deliver(napi_env env, napi_callback_info info) {
 /* complete(handle, effectId, wantBatch) */
 static napi_value js_complete(napi_env env, napi_callback_info info) {
     napi_value args[3];
-    if (!arguments(env, info, 3, args)) return NULL;
     corelogic_system system;
     uint64_t effect;
-    if (!handle_arg(env, args[0], &system) || !u64_arg(env, args[1], "effect id", &effect)) return NULL;
+    if (!system_arguments(env, info, 3, args, &system) || !u64_arg(env, args[1], "effect id", &effect)) return NULL;
     char *batch = NULL;
     int status = corelogic_system_complete(system, effect, flag_arg(env, args[2]) ? &batch : NULL);
     return input_result(env, status, batch);
@@ -324,13 +351,11 @@ typedef int (*read_fn)(corelogic_system, char **);
 
 static napi_value read_call(napi_env env, napi_callback_info info, read_fn function) {
     napi_value args[1];
-    if (!arguments(env, info, 1, args)) return NULL;
     corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
+    if (!system_arguments(env, info, 1, args, &system)) return NULL;
     char *out = NULL;
     int status = function(system, &out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return string_result(env, status, out);
 }
 
 static napi_value js_state(napi_env env, napi_callback_info info) {
@@ -345,20 +370,25 @@ static napi_value js_effects(napi_env env, napi_callback_info info) {
     return read_call(env, info, corelogic_system_effects);
 }
 
-/* query(handle, name) */
-static napi_value js_query(napi_env env, napi_callback_info info) {
+typedef int (*text_read_fn)(corelogic_system, const char *, char **);
+
+/* A read with one string argument: (handle, text) -> the library's string. */
+static napi_value text_read_call(napi_env env, napi_callback_info info, text_read_fn function, const char *what) {
     napi_value args[2];
-    if (!arguments(env, info, 2, args)) return NULL;
     corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
+    if (!system_arguments(env, info, 2, args, &system)) return NULL;
     int ok;
-    char *name = text_arg(env, args[1], "query name", &ok);
+    char *text = text_arg(env, args[1], what, &ok);
     if (!ok) return NULL;
     char *out = NULL;
-    int status = corelogic_system_query(system, name, &out);
-    free(name);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    int status = function(system, text, &out);
+    free(text);
+    return string_result(env, status, out);
+}
+
+/* query(handle, name) */
+static napi_value js_query(napi_env env, napi_callback_info info) {
+    return text_read_call(env, info, corelogic_system_query, "query name");
 }
 
 /* ---- handlers ---------------------------------------------------------------- */
@@ -393,9 +423,8 @@ static void on_state(void *context, const char *json) { dispatch(KIND_STATE, con
 /* setHandler(handle, kind, install) */
 static napi_value js_set_handler(napi_env env, napi_callback_info info) {
     napi_value args[3];
-    if (!arguments(env, info, 3, args)) return NULL;
     corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
+    if (!system_arguments(env, info, 3, args, &system)) return NULL;
     int32_t kind = 0;
     napi_get_value_int32(env, args[1], &kind);
     int install = flag_arg(env, args[2]);
@@ -412,15 +441,13 @@ static napi_value js_set_handler(napi_env env, napi_callback_info info) {
 /* setOutput(handle, mode) -> '{"revision":R,"state":{...}}' */
 static napi_value js_set_output(napi_env env, napi_callback_info info) {
     napi_value args[2];
-    if (!arguments(env, info, 2, args)) return NULL;
     corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
+    if (!system_arguments(env, info, 2, args, &system)) return NULL;
     int32_t mode = 0;
     if (napi_get_value_int32(env, args[1], &mode) != napi_ok) { throw_type(env, "mode must be a number"); return NULL; }
     char *out = NULL;
     int status = corelogic_system_set_output(system, mode, &out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return string_result(env, status, out);
 }
 
 static napi_value js_resync(napi_env env, napi_callback_info info) {
@@ -429,18 +456,7 @@ static napi_value js_resync(napi_env env, napi_callback_info info) {
 
 /* watchQueries(handle, namesJson) -> '{"name":value,...}' */
 static napi_value js_watch_queries(napi_env env, napi_callback_info info) {
-    napi_value args[2];
-    if (!arguments(env, info, 2, args)) return NULL;
-    corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
-    int ok;
-    char *names = text_arg(env, args[1], "query names", &ok);
-    if (!ok) return NULL;
-    char *out = NULL;
-    int status = corelogic_system_watch_queries(system, names, &out);
-    free(names);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return text_read_call(env, info, corelogic_system_watch_queries, "query names");
 }
 
 /* ---- persistence ------------------------------------------------------------- */
@@ -448,9 +464,8 @@ static napi_value js_watch_queries(napi_env env, napi_callback_info info) {
 /* openJournal(handle, directory, durability) */
 static napi_value js_open_journal(napi_env env, napi_callback_info info) {
     napi_value args[3];
-    if (!arguments(env, info, 3, args)) return NULL;
     corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
+    if (!system_arguments(env, info, 3, args, &system)) return NULL;
     int ok;
     char *directory = text_arg(env, args[1], "directory", &ok);
     if (!ok) return NULL;
@@ -458,18 +473,6 @@ static napi_value js_open_journal(napi_env env, napi_callback_info info) {
     napi_get_value_int32(env, args[2], &durability);
     int status = corelogic_system_open_journal(system, directory, durability);
     free(directory);
-    if (status != CORELOGIC_OK) throw_status(env, status);
-    return NULL;
-}
-
-typedef int (*system_fn)(corelogic_system);
-
-static napi_value system_call(napi_env env, napi_callback_info info, system_fn function) {
-    napi_value args[1];
-    if (!arguments(env, info, 1, args)) return NULL;
-    corelogic_system system;
-    if (!handle_arg(env, args[0], &system)) return NULL;
-    int status = function(system);
     if (status != CORELOGIC_OK) throw_status(env, status);
     return NULL;
 }
@@ -488,29 +491,17 @@ static napi_value js_close_journal(napi_env env, napi_callback_info info) {
 
 /* restore(feature, directory) -> [handle, report, creationBatch] */
 static napi_value js_restore(napi_env env, napi_callback_info info) {
-    napi_value args[2];
-    if (!arguments(env, info, 2, args)) return NULL;
-    int ok;
-    char *feature = text_arg(env, args[0], "feature", &ok);
-    if (!ok) return NULL;
-    char *directory = text_arg(env, args[1], "directory", &ok);
-    if (!ok) { free(feature); return NULL; }
+    char *feature, *directory;
+    if (!two_texts(env, info, "feature", &feature, "directory", &directory)) return NULL;
     corelogic_system system = 0;
     char *report = NULL, *batch = NULL;
     int status = corelogic_system_restore(feature, directory, &system, &report, &batch);
     free(feature);
     free(directory);
     if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    napi_value triple, handle = handle_value(env, system), report_value = take(env, report),
-                       batch_value = take(env, batch);
-    if (handle == NULL || report_value == NULL || batch_value == NULL ||
-        napi_create_array_with_length(env, 3, &triple) != napi_ok) {
-        corelogic_system_free(system);
-        return NULL;
-    }
-    napi_set_element(env, triple, 0, handle);
-    napi_set_element(env, triple, 1, report_value);
-    napi_set_element(env, triple, 2, batch_value);
+    napi_value values[3] = {handle_value(env, system), take(env, report), take(env, batch)};
+    napi_value triple = array_of(env, values, 3);
+    if (triple == NULL) corelogic_system_free(system);
     return triple;
 }
 

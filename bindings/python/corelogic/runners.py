@@ -271,6 +271,8 @@ class AsyncRunner(_Runner):
     ``async with runner:``, :meth:`start`, or the first :meth:`run_until`.
     """
 
+    # _Runner's parameters, spelled out again on purpose: help() and editors show a
+    # public class its own signature, not **kwargs.
     def __init__(
         self,
         system: System,

@@ -160,83 +160,145 @@ def _nullable(node: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     return None
 
 
-# -- Python -------------------------------------------------------------------
+class _Writer:
+    """The walks from a schema node to its type's name and to the expressions that decode
+    and encode its values: the same for every writer, each in its own language's words
+    (the class attributes; ``{}`` and the named fields are the parts put in)."""
 
+    language = ""
+    primitives: Dict[str, str] = {}  #: JSON ``type`` -> the language's type
+    boxed: Dict[str, str] = {}  #: a primitive -> its name inside a nullable, list or map
+    optional = "{}"
+    array = "{}"
+    mapping = "{}"
+    anything = ""
+    readers: Dict[str, str] = {}  #: JSON ``type`` -> the function reading it: reader(expr, where)
+    list_decoder = ""  #: fields: expr, where, element, value (the element decoded)
+    map_decoder = ""  #: the same, and depth
+    nullable_encoder = ""  #: fields: expr, value (the encoded non-null value)
+    list_encoder = ""  #: fields: expr, element, value
+    list_copy = "{expr}"  #: a list whose elements encode as they are
+    map_encoder = ""  #: fields: expr, element, value, depth
+    map_copy = "{expr}"
 
-class _Python:
-    def __init__(self, schema: Schema) -> None:
+    def __init__(self, schema: Schema, names: Dict[str, str]) -> None:
         self.schema = schema
-        self.literal_checkers: Dict[str, str] = {}
+        self.names = names
 
-    def type(self, node: Dict[str, Any]) -> str:
+    def type(self, node: Dict[str, Any], boxed: bool = False) -> str:
         node = self.schema.resolve(node)
         inner = _nullable(node)
         if inner is not None:
-            return f"Optional[{self.type(inner)}]"
+            return self.optional.format(self.type(inner, True))
         if "$ref" in node:
-            return self.schema.names[self.schema.target(node)]
+            return self.names[self.schema.target(node)]
         kind = node.get("type")
-        if kind == "string":
-            return "str"
-        if kind == "integer":
-            return "int"
-        if kind == "number":
-            return "float"
-        if kind == "boolean":
-            return "bool"
+        if kind in self.primitives:
+            name = self.primitives[str(kind)]
+            return self.boxed.get(name, name) if boxed else name
         if kind == "array":
-            return f"List[{self.type(node['items'])}]"
+            return self.array.format(self.type(node["items"], True))
         if kind == "object" and "additionalProperties" in node and "properties" not in node:
-            return f"Dict[str, {self.type(node['additionalProperties'])}]"
+            return self.mapping.format(self.type(node["additionalProperties"], True))
         if node == {}:
-            return "Any"
-        raise TypegenError(f"{self.schema.feature}: no Python type for {node}")
+            return self.anything
+        raise TypegenError(f"{self.schema.feature}: no {self.language} type for {node}")
+
+    def quote(self, text: str) -> str:
+        """``text`` as a string literal."""
+        raise NotImplementedError
+
+    def decode_nullable(self, inner: Dict[str, Any], expr: str, where: str, depth: int) -> str:
+        raise NotImplementedError
+
+    def decode_ref(self, name: str, expr: str, where: str) -> str:
+        raise NotImplementedError
+
+    def encode_ref(self, name: str, expr: str) -> str:
+        raise NotImplementedError
 
     def decode(self, node: Dict[str, Any], expr: str, where: str, depth: int = 0) -> str:
-        """An expression turning JSON ``expr`` into the node's Python type."""
+        """An expression reading the JSON value ``expr`` as the node's type; ``where`` names
+        the place in error messages."""
         node = self.schema.resolve(node)
         inner = _nullable(node)
         if inner is not None:
-            return f"(None if {expr} is None else {self.decode(inner, expr, where, depth)})"
+            return self.decode_nullable(inner, expr, where, depth)
         if "$ref" in node:
-            name = self.schema.target(node)
-            cls = self.schema.names[name]
-            if self.schema.kind(name) == "literal":
-                return f"_decode_{cls}({expr}, {where!r})"
-            return f"{cls}.from_json({expr})"
+            return self.decode_ref(self.schema.target(node), expr, where)
         kind = node.get("type")
-        if kind in ("string", "integer", "number", "boolean"):
-            helper = {"string": "_str", "integer": "_int", "number": "_float", "boolean": "_bool"}[kind]
-            return f"{helper}({expr}, {where!r})"
+        if kind in self.readers:
+            return f"{self.readers[str(kind)]}({expr}, {self.quote(where)})"
         element = f"e{depth}"
         if kind == "array":
-            return f"[{self.decode(node['items'], element, where + '[]', depth + 1)} for {element} in _list({expr}, {where!r})]"
+            value = self.decode(node["items"], element, where + "[]", depth + 1)
+            return self.list_decoder.format(expr=expr, where=self.quote(where), element=element, value=value)
         if kind == "object" and "additionalProperties" in node:
             value = self.decode(node["additionalProperties"], element, where + "{}", depth + 1)
-            return f"{{k{depth}: {value} for k{depth}, {element} in _object({expr}, {where!r}).items()}}"
+            return self.map_decoder.format(expr=expr, where=self.quote(where), element=element, value=value, depth=depth)
         if node == {}:
             return expr
         raise TypegenError(f"{self.schema.feature}: cannot decode {node}")
 
     def encode(self, node: Dict[str, Any], expr: str, depth: int = 0) -> str:
-        """An expression turning the Python value ``expr`` into JSON."""
+        """An expression writing the value ``expr`` of the node's type as JSON."""
         node = self.schema.resolve(node)
         inner = _nullable(node)
         if inner is not None:
             encoded = self.encode(inner, expr, depth)
-            return expr if encoded == expr else f"(None if {expr} is None else {encoded})"
+            return expr if encoded == expr else self.nullable_encoder.format(expr=expr, value=encoded)
         if "$ref" in node:
-            name = self.schema.target(node)
-            return expr if self.schema.kind(name) == "literal" else f"{expr}.to_json()"
+            return self.encode_ref(self.schema.target(node), expr)
         kind = node.get("type")
         element = f"e{depth}"
         if kind == "array":
             encoded = self.encode(node["items"], element, depth + 1)
-            return f"list({expr})" if encoded == element else f"[{encoded} for {element} in {expr}]"
+            form = self.list_copy if encoded == element else self.list_encoder
+            return form.format(expr=expr, element=element, value=encoded)
         if kind == "object" and "additionalProperties" in node:
             encoded = self.encode(node["additionalProperties"], element, depth + 1)
-            return f"dict({expr})" if encoded == element else f"{{k{depth}: {encoded} for k{depth}, {element} in {expr}.items()}}"
+            form = self.map_copy if encoded == element else self.map_encoder
+            return form.format(expr=expr, element=element, value=encoded, depth=depth)
         return expr
+
+
+# -- Python -------------------------------------------------------------------
+
+
+class _Python(_Writer):
+    language = "Python"
+    primitives = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+    optional = "Optional[{}]"
+    array = "List[{}]"
+    mapping = "Dict[str, {}]"
+    anything = "Any"
+    readers = {"string": "_str", "integer": "_int", "number": "_float", "boolean": "_bool"}
+    list_decoder = "[{value} for {element} in _list({expr}, {where})]"
+    map_decoder = "{{k{depth}: {value} for k{depth}, {element} in _object({expr}, {where}).items()}}"
+    nullable_encoder = "(None if {expr} is None else {value})"
+    list_encoder = "[{value} for {element} in {expr}]"
+    list_copy = "list({expr})"
+    map_encoder = "{{k{depth}: {value} for k{depth}, {element} in {expr}.items()}}"
+    map_copy = "dict({expr})"
+
+    def __init__(self, schema: Schema) -> None:
+        super().__init__(schema, schema.names)
+        self.literal_checkers: Dict[str, str] = {}
+
+    def quote(self, text: str) -> str:
+        return repr(text)
+
+    def decode_nullable(self, inner: Dict[str, Any], expr: str, where: str, depth: int) -> str:
+        return f"(None if {expr} is None else {self.decode(inner, expr, where, depth)})"
+
+    def decode_ref(self, name: str, expr: str, where: str) -> str:
+        cls = self.names[name]
+        if self.schema.kind(name) == "literal":
+            return f"_decode_{cls}({expr}, {where!r})"
+        return f"{cls}.from_json({expr})"
+
+    def encode_ref(self, name: str, expr: str) -> str:
+        return expr if self.schema.kind(name) == "literal" else f"{expr}.to_json()"
 
     def fields(self, obj: Dict[str, Any]) -> List[Tuple[str, str, Dict[str, Any], bool]]:
         """(JSON name, Python name, node, required): required members first."""
@@ -434,6 +496,8 @@ class _Python:
         return lines
 
 
+#: Written as it stands into every generated module, which holds no import of corelogic:
+#: the committed modules in Examples/python/generated/ carry copies of it by design.
 _PYTHON_HELPERS = '''def _object(value: Any, where: str) -> Dict[str, Any]:
     if isinstance(value, dict):
         return value
@@ -497,34 +561,22 @@ def python_module(schema: Schema) -> str:
 # -- TypeScript -----------------------------------------------------------------
 
 
-class _TypeScript:
-    def __init__(self, schema: Schema) -> None:
-        self.schema = schema
+class _TypeScript(_Writer):
+    language = "TypeScript"
+    primitives = {"string": "string", "integer": "number", "number": "number", "boolean": "boolean"}
+    optional = "{} | null"
+    array = "Array<{}>"
+    mapping = "{{ [key: string]: {} }}"
+    anything = "unknown"
 
-    def type(self, node: Dict[str, Any]) -> str:
-        node = self.schema.resolve(node)
-        inner = _nullable(node)
-        if inner is not None:
-            return f"{self.type(inner)} | null"
-        if "$ref" in node:
-            return self.schema.names[self.schema.target(node)]
-        kind = node.get("type")
-        if kind == "string":
-            return "string"
-        if kind in ("integer", "number"):
-            return "number"
-        if kind == "boolean":
-            return "boolean"
-        if kind == "array":
-            element = self.type(node["items"])
-            return f"Array<{element}>"
-        if kind == "object" and "properties" in node:
-            return self.object(node, "")
-        if kind == "object" and "additionalProperties" in node:
-            return f"{{ [key: string]: {self.type(node['additionalProperties'])} }}"
-        if node == {}:
-            return "unknown"
-        raise TypegenError(f"{self.schema.feature}: no TypeScript type for {node}")
+    def __init__(self, schema: Schema) -> None:
+        super().__init__(schema, schema.names)
+
+    def type(self, node: Dict[str, Any], boxed: bool = False) -> str:
+        resolved = self.schema.resolve(node)
+        if resolved.get("type") == "object" and "properties" in resolved:
+            return self.object(resolved, "")
+        return super().type(resolved, boxed)
 
     @staticmethod
     def key(name: str) -> str:
@@ -724,7 +776,7 @@ def _java_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-class _Java:
+class _Java(_Writer):
     """One Java file per feature: a final class named after the feature holding a record
     per struct, a sealed interface of records per enum, a Java enum per set of raw
     values, and the feature's feedback and query names. Each type has ``toJson()``,
@@ -732,12 +784,25 @@ class _Java:
     and ``fromJson(Object)``, reading what the binding returns (``System.state()``,
     a start command's request). Nothing but java.base is needed to compile it."""
 
+    language = "Java"
+    primitives = {"string": "String", "integer": "long", "number": "double", "boolean": "boolean"}
+    boxed = _JAVA_BOXED
+    optional = "{}"
+    array = "List<{}>"
+    mapping = "Map<String, {}>"
+    anything = "Object"
+    readers = {"string": "string", "integer": "integer", "number": "number", "boolean": "bool"}
+    list_decoder = "listOf({expr}, {where}, {element} -> {value})"
+    map_decoder = "mapOf({expr}, {where}, {element} -> {value})"
+    nullable_encoder = "({expr} == null ? null : {value})"
+    list_encoder = "encodeList({expr}, {element} -> {value})"
+    map_encoder = "encodeMap({expr}, {element} -> {value})"
+
     def __init__(self, schema: Schema, package: str) -> None:
-        self.schema = schema
         self.package = package
         self.outer = java_class_name(schema.feature)
         taken = {self.outer} | _JAVA_TAKEN
-        self.names: Dict[str, str] = {}
+        names: Dict[str, str] = {}
         for name in schema.type_defs:
             short = schema.names[name]
             if short in taken:
@@ -745,73 +810,23 @@ class _Java:
             while short in taken:
                 short += "_"
             taken.add(short)
-            self.names[name] = short
+            names[name] = short
+        super().__init__(schema, names)
 
-    # -- types ---------------------------------------------------------------------
+    # -- values --------------------------------------------------------------------
 
-    def type(self, node: Dict[str, Any], boxed: bool = False) -> str:
-        node = self.schema.resolve(node)
-        inner = _nullable(node)
-        if inner is not None:
-            return self.type(inner, True)
-        if "$ref" in node:
-            return self.names[self.schema.target(node)]
-        kind = node.get("type")
-        primitive = {"integer": "long", "number": "double", "boolean": "boolean"}.get(str(kind))
-        if primitive is not None:
-            return _JAVA_BOXED[primitive] if boxed else primitive
-        if kind == "string":
-            return "String"
-        if kind == "array":
-            return f"List<{self.type(node['items'], True)}>"
-        if kind == "object" and "additionalProperties" in node and "properties" not in node:
-            return f"Map<String, {self.type(node['additionalProperties'], True)}>"
-        if node == {}:
-            return "Object"
-        raise TypegenError(f"{self.schema.feature}: no Java type for {node}")
+    def quote(self, text: str) -> str:
+        return _java_string(text)
 
-    def decode(self, node: Dict[str, Any], expr: str, where: str, depth: int = 0) -> str:
-        """An expression reading the JSON value ``expr`` as the node's Java type."""
-        node = self.schema.resolve(node)
-        inner = _nullable(node)
-        if inner is not None:
-            element = f"v{depth}"
-            return f"nullable({expr}, {element} -> {self.decode(inner, element, where, depth + 1)})"
-        if "$ref" in node:
-            return f"{self.names[self.schema.target(node)]}.fromJson({expr})"
-        kind = node.get("type")
-        readers = {"string": "string", "integer": "integer", "number": "number", "boolean": "bool"}
-        if kind in readers:
-            return f"{readers[str(kind)]}({expr}, {_java_string(where)})"
-        element = f"e{depth}"
-        if kind == "array":
-            return (f"listOf({expr}, {_java_string(where)}, "
-                    f"{element} -> {self.decode(node['items'], element, where + '[]', depth + 1)})")
-        if kind == "object" and "additionalProperties" in node:
-            return (f"mapOf({expr}, {_java_string(where)}, "
-                    f"{element} -> {self.decode(node['additionalProperties'], element, where + '{}', depth + 1)})")
-        if node == {}:
-            return expr
-        raise TypegenError(f"{self.schema.feature}: cannot decode {node}")
+    def decode_nullable(self, inner: Dict[str, Any], expr: str, where: str, depth: int) -> str:
+        element = f"v{depth}"
+        return f"nullable({expr}, {element} -> {self.decode(inner, element, where, depth + 1)})"
 
-    def encode(self, node: Dict[str, Any], expr: str, depth: int = 0) -> str:
-        """An expression writing the Java value ``expr`` as JSON."""
-        node = self.schema.resolve(node)
-        inner = _nullable(node)
-        if inner is not None:
-            encoded = self.encode(inner, expr, depth)
-            return expr if encoded == expr else f"({expr} == null ? null : {encoded})"
-        if "$ref" in node:
-            return f"{expr}.toJson()"
-        kind = node.get("type")
-        element = f"e{depth}"
-        if kind == "array":
-            encoded = self.encode(node["items"], element, depth + 1)
-            return expr if encoded == element else f"encodeList({expr}, {element} -> {encoded})"
-        if kind == "object" and "additionalProperties" in node:
-            encoded = self.encode(node["additionalProperties"], element, depth + 1)
-            return expr if encoded == element else f"encodeMap({expr}, {element} -> {encoded})"
-        return expr
+    def decode_ref(self, name: str, expr: str, where: str) -> str:
+        return f"{self.names[name]}.fromJson({expr})"
+
+    def encode_ref(self, name: str, expr: str) -> str:
+        return f"{expr}.toJson()"
 
     def components(self, obj: Dict[str, Any]) -> List[Tuple[str, str, Dict[str, Any], bool]]:
         """(JSON name, Java name, node, required), in the schema's (declaration) order."""

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 import corelogic
-from helpers import page
+from helpers import page, waits_until_cancelled
 
 SWIFT = {"queryChanged": {"text": "swift"}}
 
@@ -251,13 +251,7 @@ def test_closing_the_runner_cancels_running_tasks(search):
     runner = corelogic.AsyncRunner(search)
     cancelled = []
 
-    @runner.effect("loadPage")
-    async def load_page(request):
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            cancelled.append(True)
-            raise
+    runner.effect("loadPage")(waits_until_cancelled(cancelled))
 
     async def main():
         async with runner:

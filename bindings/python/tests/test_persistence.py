@@ -19,6 +19,15 @@ def segment(directory):
     return directory / names[-1]
 
 
+def two_increments(library, directory):
+    """A counter journal in ``directory`` of two increments; the path of its segment."""
+    with corelogic.System("counter", library=library) as counter:
+        counter.open_journal(directory)
+        counter.send("increment")
+        counter.send("increment")
+    return segment(directory)
+
+
 def test_a_journaled_system_restores_its_state_and_restarts_its_effects(library, tmp_path):
     directory = tmp_path / "downloads"
     with corelogic.System("downloads", {"maxConcurrent": 2, "pending": [], "finished": [], "failed": []},
@@ -111,11 +120,7 @@ def test_a_file_system_failure_is_an_os_error_with_its_errno(library, tmp_path):
 
 
 def test_a_torn_last_record_is_reported_and_left_out(library, tmp_path):
-    with corelogic.System("counter", library=library) as counter:
-        counter.open_journal(tmp_path / "c")
-        counter.send("increment")
-        counter.send("increment")
-    path = segment(tmp_path / "c")
+    path = two_increments(library, tmp_path / "c")
     data = path.read_bytes()
     path.write_bytes(data[:-7])  # a crash in the middle of writing the last record
     with corelogic.System.restore("counter", tmp_path / "c", library=library) as restored:
@@ -126,11 +131,7 @@ def test_a_torn_last_record_is_reported_and_left_out(library, tmp_path):
 
 
 def test_a_damaged_earlier_record_is_corruption_naming_file_and_line(library, tmp_path):
-    with corelogic.System("counter", library=library) as counter:
-        counter.open_journal(tmp_path / "c")
-        counter.send("increment")
-        counter.send("increment")
-    path = segment(tmp_path / "c")
+    path = two_increments(library, tmp_path / "c")
     path.write_bytes(path.read_bytes().replace(b'"seq":1,', b'"seq":7,', 1))
     with pytest.raises(corelogic.CorruptError) as caught:
         corelogic.System.restore("counter", tmp_path / "c", library=library)

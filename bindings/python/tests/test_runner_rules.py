@@ -8,7 +8,7 @@ import threading
 import time
 
 import corelogic
-from helpers import page
+from helpers import page, waits_until_cancelled
 
 SWIFT = {"queryChanged": {"text": "swift"}}
 START = {"start": {"id": 1, "feedback": "loadPage", "request": {"url": "/search/repositories?q=swift"}}}
@@ -182,13 +182,7 @@ def test_async_shutdown_cancels_handlers_and_leaves_effects_running(search):
     async def main():
         runner = corelogic.AsyncRunner(search)
 
-        @runner.effect("loadPage")
-        async def load_page(request):
-            try:
-                await asyncio.sleep(30)
-            except asyncio.CancelledError:
-                cancelled.append(True)
-                raise
+        runner.effect("loadPage")(waits_until_cancelled(cancelled))
 
         runner.start()
         runner.send(SWIFT)

@@ -64,6 +64,16 @@ static char *copy_in(JNIEnv *env, jbyteArray bytes, int *failed) {
     return text;
 }
 
+/* copy_in of two arrays; 0, with nothing to free, if memory runs out. */
+static int copy_in_two(JNIEnv *env, jbyteArray first_bytes, char **first, jbyteArray second_bytes, char **second) {
+    int failed;
+    *first = copy_in(env, first_bytes, &failed);
+    if (failed) return 0;
+    *second = copy_in(env, second_bytes, &failed);
+    if (failed) { free(*first); return 0; }
+    return 1;
+}
+
 static jbyteArray bytes_of(JNIEnv *env, const char *text) {
     if (text == NULL) return NULL;
     jsize length = (jsize)strlen(text);
@@ -86,6 +96,47 @@ static void throw_status(JNIEnv *env, int status) {
     if (message == NULL && (*env)->ExceptionCheck(env)) return;
     jthrowable error = (*env)->CallStaticObjectMethod(env, native_class, error_method, (jint)status, message);
     if (error != NULL && !(*env)->ExceptionCheck(env)) (*env)->Throw(env, error);
+}
+
+/* A string the library returned with `status`, as a Java byte[] (freed); or the
+ * exception thrown. */
+static jbyteArray string_result(JNIEnv *env, int status, char *out) {
+    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
+    return take(env, out);
+}
+
+/* Moves a string the library returned into array[index] (left null if it is NULL). */
+static void put(JNIEnv *env, jobjectArray array, jsize index, char *text) {
+    jbyteArray bytes = take(env, text);
+    if (bytes != NULL) (*env)->SetObjectArrayElement(env, array, index, bytes);
+}
+
+typedef int (*system_fn)(corelogic_system);
+typedef int (*read_fn)(corelogic_system, char **);
+typedef int (*text_read_fn)(corelogic_system, const char *, char **);
+
+/* A call on a system with no result but its status. */
+static void system_call(JNIEnv *env, jlong system, system_fn function) {
+    int status = function((corelogic_system)system);
+    if (status != CORELOGIC_OK) throw_status(env, status);
+}
+
+/* A read of a system: the library's string. */
+static jbyteArray read_call(JNIEnv *env, jlong system, read_fn function) {
+    char *out = NULL;
+    int status = function((corelogic_system)system, &out);
+    return string_result(env, status, out);
+}
+
+/* A read with one string argument. */
+static jbyteArray text_read_call(JNIEnv *env, jlong system, jbyteArray argument, text_read_fn function) {
+    int failed;
+    char *text = copy_in(env, argument, &failed);
+    if (failed) return NULL;
+    char *out = NULL;
+    int status = function((corelogic_system)system, text, &out);
+    free(text);
+    return string_result(env, status, out);
 }
 
 /* ---- library ---------------------------------------------------------------- */
@@ -120,8 +171,7 @@ JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_features(JNIEnv *env, jcl
     (void)cls;
     char *out = NULL;
     int status = corelogic_features(&out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return string_result(env, status, out);
 }
 
 /* ---- systems ---------------------------------------------------------------- */
@@ -130,35 +180,33 @@ JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_features(JNIEnv *env, jcl
 JNIEXPORT jlong JNICALL Java_dev_corelogic_Native_systemNew(JNIEnv *env, jclass cls, jbyteArray feature,
                                                             jbyteArray state, jobjectArray batch_out) {
     (void)cls;
-    int failed;
-    char *name = copy_in(env, feature, &failed);
-    if (failed) return 0;
-    char *state_json = copy_in(env, state, &failed);
-    if (failed) { free(name); return 0; }
+    char *name, *state_json;
+    if (!copy_in_two(env, feature, &name, state, &state_json)) return 0;
     corelogic_system system = 0;
     char *batch = NULL;
     int status = corelogic_system_new(name, state_json, &system, &batch);
     free(name);
     free(state_json);
     if (status != CORELOGIC_OK) { throw_status(env, status); return 0; }
-    jbyteArray bytes = take(env, batch);
-    if (bytes != NULL) (*env)->SetObjectArrayElement(env, batch_out, 0, bytes);
+    put(env, batch_out, 0, batch);
     return (jlong)system;
 }
 
 JNIEXPORT void JNICALL Java_dev_corelogic_Native_systemFree(JNIEnv *env, jclass cls, jlong system) {
     (void)cls;
-    int status = corelogic_system_free((corelogic_system)system);
-    if (status != CORELOGIC_OK) throw_status(env, status);
+    system_call(env, system, corelogic_system_free);
 }
 
-/* send/deliver/complete share one shape: the batch (NULL if not wanted), or NULL with
- * *stale set for CORELOGIC_STALE; an exception for any error. */
-static jbyteArray batch_result(JNIEnv *env, int status, char *batch) {
-    if (status == CORELOGIC_OK) return batch != NULL ? take(env, batch) : NULL;
+/* What send, deliver and complete return: the status (OK or STALE), with the batch in
+ * batch_out[0] when it was asked for; an exception for any error. */
+static jint input_result(JNIEnv *env, int status, char *batch, jobjectArray batch_out) {
+    if (status == CORELOGIC_OK) {
+        if (batch != NULL) put(env, batch_out, 0, batch);
+        return status;
+    }
     corelogic_free(batch);
     if (status != CORELOGIC_STALE) throw_status(env, status);
-    return NULL;
+    return status;
 }
 
 /* The three inputs return a status (OK or STALE) and, when want_batch, the batch in
@@ -172,9 +220,7 @@ JNIEXPORT jint JNICALL Java_dev_corelogic_Native_send(JNIEnv *env, jclass cls, j
     char *batch = NULL;
     int status = corelogic_system_send((corelogic_system)system, text, batch_out != NULL ? &batch : NULL);
     free(text);
-    jbyteArray bytes = batch_result(env, status, batch);
-    if (bytes != NULL) (*env)->SetObjectArrayElement(env, batch_out, 0, bytes);
-    return status;
+    return input_result(env, status, batch, batch_out);
 }
 
 JNIEXPORT jint JNICALL Java_dev_corelogic_Native_deliver(JNIEnv *env, jclass cls, jlong system, jlong effect,
@@ -187,9 +233,7 @@ JNIEXPORT jint JNICALL Java_dev_corelogic_Native_deliver(JNIEnv *env, jclass cls
     int status = corelogic_system_deliver((corelogic_system)system, (uint64_t)effect, text,
                                           batch_out != NULL ? &batch : NULL);
     free(text);
-    jbyteArray bytes = batch_result(env, status, batch);
-    if (bytes != NULL) (*env)->SetObjectArrayElement(env, batch_out, 0, bytes);
-    return status;
+    return input_result(env, status, batch, batch_out);
 }
 
 JNIEXPORT jint JNICALL Java_dev_corelogic_Native_complete(JNIEnv *env, jclass cls, jlong system, jlong effect,
@@ -198,45 +242,27 @@ JNIEXPORT jint JNICALL Java_dev_corelogic_Native_complete(JNIEnv *env, jclass cl
     char *batch = NULL;
     int status = corelogic_system_complete((corelogic_system)system, (uint64_t)effect,
                                            batch_out != NULL ? &batch : NULL);
-    jbyteArray bytes = batch_result(env, status, batch);
-    if (bytes != NULL) (*env)->SetObjectArrayElement(env, batch_out, 0, bytes);
-    return status;
+    return input_result(env, status, batch, batch_out);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_state(JNIEnv *env, jclass cls, jlong system) {
     (void)cls;
-    char *out = NULL;
-    int status = corelogic_system_state((corelogic_system)system, &out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return read_call(env, system, corelogic_system_state);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_query(JNIEnv *env, jclass cls, jlong system, jbyteArray name) {
     (void)cls;
-    int failed;
-    char *text = copy_in(env, name, &failed);
-    if (failed) return NULL;
-    char *out = NULL;
-    int status = corelogic_system_query((corelogic_system)system, text, &out);
-    free(text);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return text_read_call(env, system, name, corelogic_system_query);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_effects(JNIEnv *env, jclass cls, jlong system) {
     (void)cls;
-    char *out = NULL;
-    int status = corelogic_system_effects((corelogic_system)system, &out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return read_call(env, system, corelogic_system_effects);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_check(JNIEnv *env, jclass cls, jlong system) {
     (void)cls;
-    char *out = NULL;
-    int status = corelogic_system_check((corelogic_system)system, &out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return read_call(env, system, corelogic_system_check);
 }
 
 /* ---- handlers ---------------------------------------------------------------- */
@@ -287,29 +313,18 @@ JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_setOutput(JNIEnv *env, jc
     (void)cls;
     char *out = NULL;
     int status = corelogic_system_set_output((corelogic_system)system, mode, &out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return string_result(env, status, out);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_resync(JNIEnv *env, jclass cls, jlong system) {
     (void)cls;
-    char *out = NULL;
-    int status = corelogic_system_resync((corelogic_system)system, &out);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return read_call(env, system, corelogic_system_resync);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_dev_corelogic_Native_watchQueries(JNIEnv *env, jclass cls, jlong system,
                                                                    jbyteArray names) {
     (void)cls;
-    int failed;
-    char *text = copy_in(env, names, &failed);
-    if (failed) return NULL;
-    char *out = NULL;
-    int status = corelogic_system_watch_queries((corelogic_system)system, text, &out);
-    free(text);
-    if (status != CORELOGIC_OK) { throw_status(env, status); return NULL; }
-    return take(env, out);
+    return text_read_call(env, system, names, corelogic_system_watch_queries);
 }
 
 /* ---- persistence ------------------------------------------------------------- */
@@ -327,40 +342,32 @@ JNIEXPORT void JNICALL Java_dev_corelogic_Native_openJournal(JNIEnv *env, jclass
 
 JNIEXPORT void JNICALL Java_dev_corelogic_Native_checkpoint(JNIEnv *env, jclass cls, jlong system) {
     (void)cls;
-    int status = corelogic_system_checkpoint((corelogic_system)system);
-    if (status != CORELOGIC_OK) throw_status(env, status);
+    system_call(env, system, corelogic_system_checkpoint);
 }
 
 JNIEXPORT void JNICALL Java_dev_corelogic_Native_syncJournal(JNIEnv *env, jclass cls, jlong system) {
     (void)cls;
-    int status = corelogic_system_sync_journal((corelogic_system)system);
-    if (status != CORELOGIC_OK) throw_status(env, status);
+    system_call(env, system, corelogic_system_sync_journal);
 }
 
 JNIEXPORT void JNICALL Java_dev_corelogic_Native_closeJournal(JNIEnv *env, jclass cls, jlong system) {
     (void)cls;
-    int status = corelogic_system_close_journal((corelogic_system)system);
-    if (status != CORELOGIC_OK) throw_status(env, status);
+    system_call(env, system, corelogic_system_close_journal);
 }
 
 /* Restores a system; out[0] receives the report, out[1] the creation batch. */
 JNIEXPORT jlong JNICALL Java_dev_corelogic_Native_restore(JNIEnv *env, jclass cls, jbyteArray feature,
                                                           jbyteArray directory, jobjectArray out) {
     (void)cls;
-    int failed;
-    char *name = copy_in(env, feature, &failed);
-    if (failed) return 0;
-    char *path = copy_in(env, directory, &failed);
-    if (failed) { free(name); return 0; }
+    char *name, *path;
+    if (!copy_in_two(env, feature, &name, directory, &path)) return 0;
     corelogic_system system = 0;
     char *report = NULL, *batch = NULL;
     int status = corelogic_system_restore(name, path, &system, &report, &batch);
     free(name);
     free(path);
     if (status != CORELOGIC_OK) { throw_status(env, status); return 0; }
-    jbyteArray report_bytes = take(env, report);
-    if (report_bytes != NULL) (*env)->SetObjectArrayElement(env, out, 0, report_bytes);
-    jbyteArray batch_bytes = take(env, batch);
-    if (batch_bytes != NULL) (*env)->SetObjectArrayElement(env, out, 1, batch_bytes);
+    put(env, out, 0, report);
+    put(env, out, 1, batch);
     return (jlong)system;
 }
