@@ -1,0 +1,20 @@
+# The Swift sources: their layers and the XCTest suites. Included by the Makefile.
+
+# ---- the sources' layers (docs/architecture.md) --------------------------------------
+.PHONY: test-layers
+test-layers: ## which folder of Sources/ may use which: docs/architecture.md's list holds
+	python3 Tests/layers/check_layers.py
+	python3 Tests/layers/test_check_layers.py
+
+# ---- Swift ---------------------------------------------------------------------------
+.PHONY: test-swift golden-update
+test-swift: ## XCTest: the framework, then the cookbook (features, golden files)
+	$(SWIFT) test --disable-swift-testing
+	$(COOKBOOK_BUILD) --build-tests
+	$(SWIFT) test --package-path $(COOKBOOK) --scratch-path $(BUILD) --skip-build --disable-swift-testing
+	@# The golden files through the driver and the Swift adapter (AnySystem in-process).
+	$(COOKBOOK_BUILD) --product CookbookGoldenAdapter
+	$(call golden_for,swift,$(BUILD)/debug/CookbookGoldenAdapter)
+
+golden-update: lib $(C_OUT)/golden_adapter ## rewrites the golden files' expectations from the library
+	$(GOLDEN_DRIVER) --host c --update $(GOLDEN) $(CURDIR)/$(LIB) -- $(C_OUT)/golden_adapter
