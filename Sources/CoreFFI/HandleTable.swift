@@ -5,7 +5,7 @@ import Darwin
 #endif
 import CoreLogic
 
-/// A system owned by a host handle, with the host's handler pointers.
+/// A system owned by a host handle (its handlers are set on the system itself).
 final class SystemBox {
     let system: AnySystem
     init(_ system: AnySystem) { self.system = system }

@@ -1,7 +1,8 @@
 import CoreLogic
 
 // Traces (include/corelogic.h, "Traces"; the format is in docs/inspector.md). The wire
-// layer builds each line and owns the file (CoreLogic/Trace/).
+// layer switches tracing (CoreLogic/Wire/WireSystem+Trace.swift); CoreLogic/Trace/
+// builds each line and owns the file.
 
 @c(corelogic_system_trace)
 public func corelogic_system_trace(_ system: UInt64, _ path: UnsafePointer<CChar>?) -> Int32 {

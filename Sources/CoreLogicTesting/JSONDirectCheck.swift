@@ -130,7 +130,7 @@ public enum JSONDirectCheck {
         }
     }
 
-    /// Every member `null`, and one object more with the last member left out.
+    /// Every member but the last, each `null`: nulls where values go, and one member missing.
     static func withNullMembers(_ v: JSONValue) -> JSONValue {
         switch v {
         case .object(let pairs): return .object(pairs.dropLast().map { ($0.0, .null) })
