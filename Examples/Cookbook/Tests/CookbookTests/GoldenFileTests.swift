@@ -6,7 +6,8 @@ import Cookbook
 
 /// Every golden file of the cookbook (Examples/Cookbook/golden), run in-process with
 /// CoreLogicTesting's runner, as an app's own tests run theirs. With
-/// CORELOGIC_GOLDEN_UPDATE=1 (`make golden-update`) it rewrites the files instead.
+/// CORELOGIC_GOLDEN_UPDATE=1 it rewrites the files instead (`make golden-update` does the
+/// same through the golden driver and the library).
 final class GoldenFileTests: XCTestCase {
     static let goldenDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
