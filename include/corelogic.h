@@ -24,6 +24,9 @@
  *  - Ownership: every `char *` the library returns through an out-parameter is
  *    malloc'd, NUL-terminated UTF-8, owned by the caller, and freed with
  *    corelogic_free(). On failure, out-parameters are set to NULL (0 for handles).
+ *    Every function that returns such a string returns CORELOGIC_ERR_NOMEM when it
+ *    cannot allocate it; the status lists below name it only for send, deliver and
+ *    complete, where it can follow an applied input.
  *    `const char *` results (version, status names, last error) belong to the library:
  *    never free them. Strings passed to handlers are borrowed for the duration of
  *    the call only.
