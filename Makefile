@@ -22,12 +22,22 @@ APP_FLAGS := -c release -Xswiftc -static-stdlib -Xswiftc -cross-module-optimizat
              -Xlinker --version-script=$(CURDIR)/include/corelogic.map \
              -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xfrontend -Xswiftc -internalize-at-link \
              -Xlinker --icf=safe
+# The C++ runtime that the static Swift runtime uses, linked in too where the C compiler
+# has it as an archive: a host then loads no libstdc++.so, about 3 million instructions
+# at start-up (docs/adopting.md). The linker finds `-lstdc++` as a one-line script in
+# STATIC_CXX naming the archive, ahead of the shared library.
+STATIC_CXX   := .build/static-cxx
+STATIC_CXX_A := $(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null)
+ifneq ($(filter /%,$(STATIC_CXX_A)),)
+APP_FLAGS    += -Xswiftc -L$(CURDIR)/$(STATIC_CXX)
+LIB_NEEDS    := $(STATIC_CXX)/libstdc++.so
+endif
 COOKBOOK  := Examples/Cookbook
 BUILD     := .build/cookbook
 LIB_DIR   := $(BUILD)/release
 LIB       := $(LIB_DIR)/libcookbook.so
 COOKBOOK_BUILD = $(SWIFT) build --package-path $(COOKBOOK) --scratch-path $(BUILD)
-# Every host the tests start finds the library this way (docs/adopting.md, "hosts").
+# Every host the tests start finds the library this way (docs/adopting.md, "Each host loads your library").
 export CORELOGIC_LIBRARY := $(CURDIR)/$(LIB)
 GOLDEN    := $(COOKBOOK)/golden
 
@@ -56,10 +66,15 @@ readme_example = awk '/^```$(1)$$$$/ {inside = 1; next} /^```$$$$/ {if (inside) 
 .PHONY: all lib help setup test clean
 all: lib
 
-lib: ## the example library (the cookbook), built with an app's release flags
+lib: $(LIB_NEEDS) ## the example library (the cookbook), built with an app's release flags
 	$(COOKBOOK_BUILD) $(APP_FLAGS) --product cookbook
 	@ldd $(LIB) | grep -q 'libswift' && { echo "error: $(LIB) links a shared Swift runtime"; exit 1; } || true
+	@test -z "$(LIB_NEEDS)" || ! ldd $(LIB) | grep -q 'libstdc++' || { echo "error: $(LIB) links libstdc++.so"; exit 1; }
 	@echo "built $(LIB)"
+
+$(STATIC_CXX)/libstdc++.so:
+	@mkdir -p $(dir $@)
+	echo 'INPUT($(STATIC_CXX_A))' > $@
 
 # ---- what `make test` runs, suite by suite ------------------------------------------
 # Each suite is a target below; `make SUITE` runs one (docs/testing.md says what each proves).

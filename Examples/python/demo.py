@@ -12,8 +12,9 @@ Swift core; this host only performs the effects it asks for: ``loadPage`` is an
 HTTP GET, ``retryTimer`` a sleep. Every line of the log is either an event the
 host sent, an effect the core started or cancelled, or the resulting state.
 
-Needs only the built library (``make``); the package is imported from
-``bindings/python`` without being installed.
+Needs only the built library (``make`` builds the cookbook's, which the demo loads
+unless ``CORELOGIC_LIBRARY`` or ``--library`` names another); the package is imported
+from ``bindings/python`` without being installed.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parents[1]
+COOKBOOK_LIBRARY = REPOSITORY / ".build" / "cookbook" / "release" / "libcookbook.so"
 sys.path.insert(0, str(REPOSITORY / "bindings" / "python"))
 sys.path.insert(0, str(HERE))
 
@@ -425,14 +427,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--interactive", action="store_true", help="type queries and scroll yourself")
     parser.add_argument("--latency", type=float, default=0.25, help="server latency per request, seconds")
-    parser.add_argument("--library", help="path to libcorelogic (default: the usual search)")
+    parser.add_argument("--library", help="path to the app's library (default: CORELOGIC_LIBRARY, "
+                        "else this repository's .build/cookbook/release/libcookbook.so)")
     parser.add_argument("--journal", metavar="DIR",
                         help="journal every input in DIR; if DIR already holds a journal, resume from it")
     parser.add_argument("--trace", metavar="FILE",
                         help="write a trace of the session to FILE (see docs/inspector.md)")
     args = parser.parse_args(argv)
+    library = args.library or os.environ.get("CORELOGIC_LIBRARY") or str(COOKBOOK_LIBRARY)
     try:
-        asyncio.run(run(latency=args.latency, interactive_mode=args.interactive, library=args.library,
+        asyncio.run(run(latency=args.latency, interactive_mode=args.interactive, library=library,
                         journal=args.journal, trace=args.trace))
     except corelogic.LibraryError as exc:
         print(f"demo: {exc}", file=sys.stderr)

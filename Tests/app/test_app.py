@@ -182,6 +182,15 @@ class App:
         self.run(["sh", str(REPOSITORY / "Tests" / "c" / "check_exports.sh"), str(self.library),
                   str(REPOSITORY / "include" / "corelogic.h")], self.app)
 
+    def no_shared_cxx_runtime(self) -> None:
+        """Where the C compiler has libstdc++.a, the starter links it in: no libstdc++.so."""
+        archive = self.run(["cc", "-print-file-name=libstdc++.a"], self.app).strip()
+        needed = self.run(["readelf", "-d", str(self.library)], self.app)
+        if archive.startswith("/") and "libstdc++" in needed:
+            raise AssertionError(f"{self.library} needs libstdc++.so although {archive} exists:\n{needed}")
+        if not archive.startswith("/") and "libstdc++" not in needed:
+            raise AssertionError("no libstdc++.a, yet the library does not name libstdc++.so: what runs its C++?")
+
     def golden(self, host: str) -> None:
         """The app's golden files through the golden driver and one host's adapter, in
         full and in patch mode; every feature of the library must have files."""
@@ -247,6 +256,7 @@ def main() -> int:
         app.check("the app's make test: library, Swift tests and golden files, C and Python hosts", app.app_make_test)
         app.check("corelogic_features lists exactly the app's features", app.features)
         app.check("the app's library exports exactly the functions of corelogic.h", app.exports)
+        app.check("the app's library carries the C++ runtime: hosts load no libstdc++.so", app.no_shared_cxx_runtime)
         for host in ADAPTERS:
             app.check(f"the {host} runner replays the app's golden files, whole states and patches",
                       lambda host=host: app.golden(host))

@@ -1,7 +1,7 @@
 """Run the tests against the source tree, without installing the package.
 
-The library is found the way users find it (``CORELOGIC_LIBRARY``, then the
-repository's ``.build/release``); build it first with ``make``.
+The library is the one ``CORELOGIC_LIBRARY`` names, as users name it (``make``
+builds the cookbook's and the Makefile sets the variable for every suite).
 """
 
 from __future__ import annotations
