@@ -17,6 +17,22 @@ test('the library matches the binding ABI and lists its features', () => {
   for (const name of ['counter', 'search', 'downloads']) assert.ok(names.includes(name), names.join());
 });
 
+test('every error status of corelogic.h has a class of its own, named after it', () => {
+  const header = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'include', 'corelogic.h'), 'utf8');
+  const statuses = [...header.matchAll(/^#define CORELOGIC_(ERR_\w+) \((-\d+)\)$/gm)];
+  assert.ok(statuses.length >= 8, `${statuses.length} error statuses in the header`);
+  const classes = new Set();
+  for (const [, name, value] of statuses) {
+    assert.equal(corelogic[name], Number(value), name);
+    const error = corelogic.errorForStatus(Number(value), 'message');
+    assert.notEqual(error.constructor, corelogic.CorelogicError, `${name} has no class of its own`);
+    assert.equal(error.statusName, `CORELOGIC_${name}`);
+    assert.equal(error.status, Number(value));
+    classes.add(error.constructor);
+  }
+  assert.equal(classes.size, statuses.length);
+});
+
 test('a send returns the state, the effects and the step count', () => {
   const search = new corelogic.System('search');
   const batch = search.send(SWIFT);

@@ -24,6 +24,8 @@ public class CorelogicException extends RuntimeException {
     public static final int ERR_IO = -6;
     /** {@code CORELOGIC_ERR_CORRUPT}. */
     public static final int ERR_CORRUPT = -7;
+    /** {@code CORELOGIC_ERR_NOMEM}. */
+    public static final int ERR_NOMEM = -8;
 
     private final int status;
     private final String libraryMessage;
@@ -62,6 +64,7 @@ public class CorelogicException extends RuntimeException {
             case ERR_ARG: return "CORELOGIC_ERR_ARG";
             case ERR_IO: return "CORELOGIC_ERR_IO";
             case ERR_CORRUPT: return "CORELOGIC_ERR_CORRUPT";
+            case ERR_NOMEM: return "CORELOGIC_ERR_NOMEM";
             default: return "CORELOGIC_UNKNOWN_STATUS(" + status + ")";
         }
     }
@@ -76,6 +79,7 @@ public class CorelogicException extends RuntimeException {
             case ERR_ARG: return new ArgumentException(message);
             case ERR_IO: return new StorageException(message);
             case ERR_CORRUPT: return new CorruptException(message);
+            case ERR_NOMEM: return new OutOfMemoryException(message);
             default: return new CorelogicException(status, message);
         }
     }

@@ -31,6 +31,27 @@ class SystemTest {
     }
 
     @Test
+    void everyErrorStatusOfTheHeaderHasAClassOfItsOwn() throws Exception {
+        String header = Files.readString(Path.of("include", "corelogic.h"));
+        java.util.regex.Matcher status = java.util.regex.Pattern
+            .compile("^#define CORELOGIC_(ERR_\\w+) \\((-\\d+)\\)$", java.util.regex.Pattern.MULTILINE).matcher(header);
+        java.util.Set<Class<?>> classes = new java.util.HashSet<>();
+        int count = 0;
+        while (status.find()) {
+            count++;
+            int value = Integer.parseInt(status.group(2));
+            assertEquals(value, CorelogicException.class.getField(status.group(1)).getInt(null), status.group(1));
+            CorelogicException error = CorelogicException.of(value, "message");
+            assertTrue(error.getClass() != CorelogicException.class, status.group(1) + " has no class of its own");
+            assertEquals("CORELOGIC_" + status.group(1), error.statusName());
+            assertEquals(value, error.status());
+            classes.add(error.getClass());
+        }
+        assertTrue(count >= 8, count + " error statuses in the header");
+        assertEquals(count, classes.size());
+    }
+
+    @Test
     void aSendReturnsTheStateEffectsAndSteps() {
         try (System search = new System("search")) {
             Batch batch = search.send(SWIFT);
