@@ -171,7 +171,7 @@ public struct JSONOutput: ~Copyable {
         if I.isSigned {
             JSONWriter.writeInt(Int64(truncatingIfNeeded: v), into: &buf)
         } else {
-            JSONWriter.writeUInt(UInt64(truncatingIfNeeded: v), into: &buf)
+            JSONWriter.writeUnsigned(UInt64(truncatingIfNeeded: v), into: &buf)
         }
         state = 1
     }

@@ -330,11 +330,11 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int32, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(value, into: &enc.out) } }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if begin(key) { try enc.encodeValue(value, depth: depth, extra: extra, last: .key(key.stringValue)) }
@@ -426,11 +426,11 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int16) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int32) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int64) throws { if begin() { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64) throws { if begin() { JSONWriter.writeUInt(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt8) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt16) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt32) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt64) throws { if begin() { JSONWriter.writeUnsigned(value, into: &enc.out) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
@@ -496,11 +496,11 @@ struct _SingleEncoder: SingleValueEncodingContainer {
     mutating func encode(_ value: Int16) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int32) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int64) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt8) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt16) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt32) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt64) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(value, into: &enc.out) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         if enc.fillSlot(slot) { try enc.encodeValue(value, depth: depth, extra: extra, last: nil) }

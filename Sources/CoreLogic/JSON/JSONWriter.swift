@@ -12,7 +12,7 @@ public enum JSONWriter {
         case .null: appendASCII("null", &out)
         case .bool(let b): appendASCII(b ? "true" : "false", &out)
         case .int(let i): writeInt(i, into: &out)
-        case .uint(let u): writeUInt(u, into: &out)
+        case .uint(let u): writeUnsigned(u, into: &out)
         case .double(let d): writeDouble(d, into: &out)
         case .string(let s): writeString(s, into: &out)
         case .array(let a):
@@ -53,11 +53,6 @@ public enum JSONWriter {
         var out: [UInt8] = []
         writePretty(value, indent: max(0, indent), level: 0, into: &out)
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Appends the decimal digits of `value` (a JSON number) to `out`.
-    public static func writeUnsigned(_ value: UInt64, into out: inout [UInt8]) {
-        writeUInt(value, into: &out)
     }
 
     /// Appends `s` as a JSON string literal (with quotes and escapes) to `out`.
@@ -110,13 +105,14 @@ public enum JSONWriter {
     static func writeInt<S: _ByteSink>(_ v: Int64, into out: inout S) {
         if v < 0 {
             out.append(UInt8(ascii: "-"))
-            writeUInt(v.magnitude, into: &out)
+            writeUnsigned(v.magnitude, into: &out)
         } else {
-            writeUInt(UInt64(v), into: &out)
+            writeUnsigned(UInt64(v), into: &out)
         }
     }
 
-    static func writeUInt<S: _ByteSink>(_ v: UInt64, into out: inout S) {
+    /// Appends the decimal digits of `v` (a JSON number) to `out`.
+    static func writeUnsigned<S: _ByteSink>(_ v: UInt64, into out: inout S) {
         if v < 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v)); return }
         var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes >= 20 digits
         var x = v

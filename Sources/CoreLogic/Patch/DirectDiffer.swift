@@ -581,7 +581,7 @@ private struct _SpanWalk {
                     }
                 }
             case Self.index:
-                JSONWriter.writeUInt(UInt64(path[k + 1]), into: &out)
+                JSONWriter.writeUnsigned(UInt64(path[k + 1]), into: &out)
             default:
                 out.append(UInt8(ascii: "-"))
             }

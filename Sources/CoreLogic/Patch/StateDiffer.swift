@@ -380,11 +380,11 @@ struct _DiffKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(value, into: &$0) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(value, into: &$0) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(value, into: &$0) } }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let name = key.stringValue
@@ -437,11 +437,11 @@ struct _DiffUnkeyed: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int16) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int32) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int64) throws { try scalar { JSONWriter.writeInt(value, into: &$0) } }
-    mutating func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUInt(value, into: &$0) } }
+    mutating func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUnsigned(value, into: &$0) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         node.appendChild(nil, try context.visit(value, previous: previousElement))
@@ -486,11 +486,11 @@ struct _DiffSingle: SingleValueEncodingContainer {
     func encode(_ value: Int16) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
     func encode(_ value: Int32) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
     func encode(_ value: Int64) throws { try scalar { JSONWriter.writeInt(value, into: &$0) } }
-    func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUInt(value, into: &$0) } }
+    func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUnsigned(value, into: &$0) } }
 
     func encode<T: Encodable>(_ value: T) throws {
         // A wrapper that encodes as its inner value: the inner value's shadow is this node's.

@@ -217,11 +217,11 @@ final class WireSystem<F: Feature> {
         switch command {
         case .cancel(let id):
             out.append(#"{"cancel":"#)
-            JSONWriter.writeUInt(id, into: &out)
+            JSONWriter.writeUnsigned(id, into: &out)
             out.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
             out.append(#"{"start":{"id":"#)
-            JSONWriter.writeUInt(id, into: &out)
+            JSONWriter.writeUnsigned(id, into: &out)
             out.append(#","feedback":"#)
             JSONWriter.writeString(feedback, into: &out)
             out.append(#","request":"#)
@@ -482,7 +482,7 @@ struct ByteScratch: _ByteSink {
     /// Appends `value` in decimal: below 100,000 (revisions, ids) digit by digit, cheaper
     /// than the general writer's loop and copy.
     @inline(__always) mutating func appendDecimal(_ value: UInt64) {
-        guard value < 100_000 else { return JSONWriter.writeUInt(value, into: &buffer) }
+        guard value < 100_000 else { return JSONWriter.writeUnsigned(value, into: &buffer) }
         let v = UInt32(truncatingIfNeeded: value)
         if v >= 10_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10_000)) }
         if v >= 1_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10)) }
