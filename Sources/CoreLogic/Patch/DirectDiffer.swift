@@ -63,7 +63,7 @@ final class _DirectDiffer<State> {
     private static func make<D: JSONDirectCodable>(_: D.Type) -> _DirectDiffer<State> {
         _DirectDiffer { state, buffer, collector in
             var out = JSONOutput(appendingTo: buffer)
-            out.trackedArrays = Unmanaged.passUnretained(collector)
+            out.context = Unmanaged.passUnretained(collector).toOpaque()
             var written = true
             do {
                 try UnsafeRawPointer(state).assumingMemoryBound(to: D.self).pointee.writeJSON(to: &out)
