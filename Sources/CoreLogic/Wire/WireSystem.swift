@@ -13,7 +13,7 @@ final class WireSystem<F: Feature> {
     /// (Journal/); read and written under the system's lock.
     @exclusivity(unchecked) var journal: Journal?
 
-    private let payloadless: PayloadlessEvents<F.Event>
+    private let payloadless: PayloadlessCases<F.Event>
     /// `F.queries` is computed; it is read once here, not on every query.
     let queries: [StateQuery<F.State>]
 
@@ -31,7 +31,7 @@ final class WireSystem<F: Feature> {
     /// Watched queries with the JSON of the value last reported.
     @exclusivity(unchecked) private var watched: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
 
-    init(_ system: System<F>, payloadless: PayloadlessEvents<F.Event>) {
+    init(_ system: System<F>, payloadless: PayloadlessCases<F.Event>) {
         self.system = system
         self.payloadless = payloadless
         self.queries = F.queries
