@@ -93,7 +93,6 @@ public enum JSONCoding {
     @_spi(Testing) public static func decodeWithCodable<T: Decodable>(_ type: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) throws -> T {
         var parser = _Parser(base: base, count: count, maxDepth: maxDepth)
         let tape = try parser.buildTape()
-        parser.values.release(); parser.keys.release()
         let dec = _TapeDecoder(parser: parser, tape: tape)
         do {
             return try dec.decodeValue(type, at: 0)
