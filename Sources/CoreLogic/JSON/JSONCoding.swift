@@ -115,9 +115,7 @@ public enum JSONCoding {
     /// The case names of an enum whose `CodingKeys` is `CaseIterable`, in
     /// declaration order; nil for any other type.
     public static func caseNames<T: Decodable>(of type: T.Type) -> [String]? {
-        let probe = _CaseNameProbe()
-        _ = try? T(from: probe)
-        return probe.names
+        _KeyTypeProbe.keyType(of: type).flatMap(_caseNamesOfAny)
     }
 
     static func asJSONError(_ error: Error) -> JSONError {

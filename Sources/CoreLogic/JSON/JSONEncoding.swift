@@ -238,37 +238,10 @@ final class _StreamEncoder: Encoder {
     }
 }
 
-/// The key type the standard library uses for `Dictionary` coding, found once by probing.
+/// The key type the standard library uses for `Dictionary` coding (the same for encoding
+/// and decoding), found once by probing.
 enum _DictionaryKeyType {
-    static let type: Any.Type = {
-        let probe = _KeyTypeProbe()
-        try? ["": 0].encode(to: probe)
-        return probe.found ?? Never.self
-    }()
-}
-
-private final class _KeyTypeProbe: Encoder {
-    var found: Any.Type?
-    var codingPath: [CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        found = Key.self
-        return KeyedEncodingContainer(_NullKeyed<Key>())
-    }
-    func unkeyedContainer() -> UnkeyedEncodingContainer { _StreamEncoder().unkeyedContainer() }
-    func singleValueContainer() -> SingleValueEncodingContainer { _StreamEncoder().singleValueContainer() }
-}
-
-private struct _NullKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    var codingPath: [CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws {}
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {}
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(_NullKeyed<NestedKey>())
-    }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer { _StreamEncoder().unkeyedContainer() }
-    mutating func superEncoder() -> Encoder { _KeyTypeProbe() }
-    mutating func superEncoder(forKey key: Key) -> Encoder { _KeyTypeProbe() }
+    static let type: Any.Type = _KeyTypeProbe.keyType(of: [String: Int].self) ?? Never.self
 }
 
 /// An `Encoder` bound to one slot, returned by `superEncoder()`.
@@ -338,22 +311,6 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if begin(key) { try enc.encodeValue(value, depth: depth, extra: extra, last: .key(key.stringValue)) }
-    }
-
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
