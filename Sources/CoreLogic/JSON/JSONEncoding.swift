@@ -99,31 +99,30 @@ final class _StreamEncoder: Encoder {
     /// Opens a container in slot `slot`, or returns the one already there.
     func openContainer(slot: Int, object: Bool, sorting: Bool) -> Int {
         // Common case: the slot is the innermost frame and still empty.
-        if let top = frames.last, top.id == slot, top.count == 0 {
-            let id = nextID()
-            let n = frames.count - 1
-            frames[n].count = 1
-            frames[n].child = id
-            out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-            frames.append(Frame(id: id, kind: object ? .object : .array, count: 0, child: 0,
-                                sortEntries: sorting ? [] : nil, start: out.count))
-            return id
+        if frames.last?.id != slot || frames.last?.count != 0 {
+            guard let idx = frames.lastIndex(where: { $0.id == slot }) else {
+                fail("a container was requested after its value was complete")
+                return -1
+            }
+            if frames[idx].count != 0 {
+                let child = frames[idx].child
+                if child == 0 { fail("a container was requested after a single value was encoded"); return -1 }
+                if let c = frames.last(where: { $0.id == child }), (c.kind == .object) == object { return child }
+                fail("conflicting containers requested for one value")
+                return -1
+            }
+            _ = enter(slot)
         }
-        guard let idx = frames.lastIndex(where: { $0.id == slot }) else {
-            fail("a container was requested after its value was complete")
-            return -1
-        }
-        if frames[idx].count != 0 {
-            let child = frames[idx].child
-            if child == 0 { fail("a container was requested after a single value was encoded"); return -1 }
-            if let c = frames.last(where: { $0.id == child }), (c.kind == .object) == object { return child }
-            fail("conflicting containers requested for one value")
-            return -1
-        }
-        _ = enter(slot)
-        frames[frames.count - 1].count = 1
+        let n = frames.count - 1
+        frames[n].count = 1
+        let id = pushContainer(object: object, sorting: sorting)
+        frames[n].child = id
+        return id
+    }
+
+    /// Writes `{` or `[` and opens its frame; returns its id.
+    func pushContainer(object: Bool, sorting: Bool) -> Int {
         let id = nextID()
-        frames[frames.count - 1].child = id
         out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         frames.append(Frame(id: id, kind: object ? .object : .array, count: 0, child: 0,
                             sortEntries: sorting ? [] : nil, start: out.count))
@@ -278,7 +277,6 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
     var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
 
-
     @inline(__always) func begin(_ key: Key) -> Bool { enc.beginKeyedMember(id, key.stringValue) }
 
     mutating func encodeNil(forKey key: Key) throws {
@@ -314,23 +312,12 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        var nid = -1
-        if begin(key) {
-            nid = enc.nextID()
-            enc.out.append(UInt8(ascii: "{"))
-            enc.frames.append(.init(id: nid, kind: .object, count: 0, child: 0,
-                                    sortEntries: NestedKey.self == _DictionaryKeyType.type ? [] : nil, start: enc.out.count))
-        }
+        let nid = begin(key) ? enc.pushContainer(object: true, sorting: NestedKey.self == _DictionaryKeyType.type) : -1
         return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
-        var nid = -1
-        if begin(key) {
-            nid = enc.nextID()
-            enc.out.append(UInt8(ascii: "["))
-            enc.frames.append(.init(id: nid, kind: .array, count: 0, child: 0, sortEntries: nil, start: enc.out.count))
-        }
+        let nid = begin(key) ? enc.pushContainer(object: false, sorting: false) : -1
         return _UnkeyedEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)])
     }
 
@@ -338,10 +325,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder(forKey key: Key) -> Encoder { superEncoder(name: key.stringValue) }
 
     private func superEncoder(name: String) -> Encoder {
-        var slot = -1
-        if enc.beginKeyedMember(id, name) {
-            slot = enc.openSlot()
-        }
+        let slot = enc.beginKeyedMember(id, name) ? enc.openSlot() : -1
         return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.key(name)])
     }
 }
@@ -360,7 +344,6 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
 
     var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
     var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
-
 
     @inline(__always) mutating func begin() -> Bool {
         count += 1
@@ -396,33 +379,19 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let index = count
-        var nid = -1
-        if begin() {
-            nid = enc.nextID()
-            enc.out.append(UInt8(ascii: "{"))
-            enc.frames.append(.init(id: nid, kind: .object, count: 0, child: 0,
-                                    sortEntries: NestedKey.self == _DictionaryKeyType.type ? [] : nil, start: enc.out.count))
-        }
+        let nid = begin() ? enc.pushContainer(object: true, sorting: NestedKey.self == _DictionaryKeyType.type) : -1
         return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)]))
     }
 
     mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer {
         let index = count
-        var nid = -1
-        if begin() {
-            nid = enc.nextID()
-            enc.out.append(UInt8(ascii: "["))
-            enc.frames.append(.init(id: nid, kind: .array, count: 0, child: 0, sortEntries: nil, start: enc.out.count))
-        }
+        let nid = begin() ? enc.pushContainer(object: false, sorting: false) : -1
         return _UnkeyedEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)])
     }
 
     mutating func superEncoder() -> Encoder {
         let index = count
-        var slot = -1
-        if begin() {
-            slot = enc.openSlot()
-        }
+        let slot = begin() ? enc.openSlot() : -1
         return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.index(index)])
     }
 }
@@ -435,7 +404,6 @@ struct _SingleEncoder: SingleValueEncodingContainer {
     let extra: [JSONPathComponent]
 
     var codingPath: [CodingKey] { (Array(enc.path.prefix(depth)) + extra).map(JSONKey.init) }
-
 
     mutating func encodeNil() throws { if enc.fillSlot(slot) { JSONWriter.appendASCII("null", &enc.out) } }
     mutating func encode(_ value: Bool) throws { if enc.fillSlot(slot) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
