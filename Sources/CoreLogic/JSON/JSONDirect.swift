@@ -155,7 +155,7 @@ public struct JSONOutput: ~Copyable {
 
     @inline(__always) mutating func string(_ s: String) {
         beforeValue()
-        buf.appendJSONString(s)
+        JSONWriter.writeString(s, into: &buf)
         state = 1
     }
 

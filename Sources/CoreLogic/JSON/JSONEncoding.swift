@@ -154,7 +154,7 @@ final class _StreamEncoder: Encoder {
             let at = frames[n].count > 1 ? out.count - 1 : out.count
             frames[n].sortEntries?.append((key, at))
         }
-        out.appendJSONString(key)
+        JSONWriter.writeString(key, into: &out)
         out.append(UInt8(ascii: ":"))
         return true
     }
@@ -169,7 +169,7 @@ final class _StreamEncoder: Encoder {
     /// Writes any encodable value at the current position (a member has been begun).
     /// Its coding path is `path[0..<depth] + extra + [last]`.
     func encodeValue<T: Encodable>(_ value: T, depth: Int, extra: [JSONPathComponent], last: JSONPathComponent?) throws {
-        if T.self == String.self { out.appendJSONString(unsafeBitCast(value, to: String.self)); return }
+        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), into: &out); return }
         if T.self == Int.self { JSONWriter.writeInt(Int64(unsafeBitCast(value, to: Int.self)), into: &out); return }
         if T.self == Bool.self { JSONWriter.appendASCII(unsafeBitCast(value, to: Bool.self) ? "true" : "false", &out); return }
         if T.self == Double.self {
@@ -286,7 +286,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if begin(key) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) }
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        if begin(key) { enc.out.appendJSONString(value) }
+        if begin(key) { JSONWriter.writeString(value, into: &enc.out) }
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .key(key.stringValue)) }
@@ -352,7 +352,7 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws { if begin() { JSONWriter.appendASCII("null", &enc.out) } }
     mutating func encode(_ value: Bool) throws { if begin() { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
-    mutating func encode(_ value: String) throws { if begin() { enc.out.appendJSONString(value) } }
+    mutating func encode(_ value: String) throws { if begin() { JSONWriter.writeString(value, into: &enc.out) } }
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .index(count)) }
         if begin() { JSONWriter.writeDouble(value, into: &enc.out) }
@@ -407,7 +407,7 @@ struct _SingleEncoder: SingleValueEncodingContainer {
 
     mutating func encodeNil() throws { if enc.fillSlot(slot) { JSONWriter.appendASCII("null", &enc.out) } }
     mutating func encode(_ value: Bool) throws { if enc.fillSlot(slot) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
-    mutating func encode(_ value: String) throws { if enc.fillSlot(slot) { enc.out.appendJSONString(value) } }
+    mutating func encode(_ value: String) throws { if enc.fillSlot(slot) { JSONWriter.writeString(value, into: &enc.out) } }
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { throw enc.nonFinite(value, depth, extra, nil) }
         if enc.fillSlot(slot) { JSONWriter.writeDouble(value, into: &enc.out) }

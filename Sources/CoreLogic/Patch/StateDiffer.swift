@@ -669,7 +669,7 @@ struct _PatchWriter {
                 pointer.append(UInt8(ascii: "-"))
             }
         }
-        pointer.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &out) }
+        pointer.withUnsafeBufferPointer { out.appendJSONString(utf8: $0) }
     }
 
     private mutating func begin(_ op: StaticString) {

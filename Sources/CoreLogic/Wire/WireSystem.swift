@@ -479,6 +479,8 @@ struct ByteScratch: _ByteSink {
 
     @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.appendBytes(bytes) }
 
+    @inline(__always) mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) { buffer.appendJSONString(utf8: src) }
+
     /// Appends `value` in decimal: below 100,000 (revisions, ids) digit by digit, cheaper
     /// than the general writer's loop and copy.
     @inline(__always) mutating func appendDecimal(_ value: UInt64) {
