@@ -163,7 +163,7 @@ final class _StreamEncoder: Encoder {
 
     /// The absolute path `path[0..<depth] + extra + [last]`.
     func absolutePath(_ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> [JSONPathComponent] {
-        JSONPath.join(path, depth, extra, last)
+        Array(path.prefix(depth)) + extra + (last.map { [$0] } ?? [])
     }
 
     /// Writes any encodable value at the current position (a member has been begun).
@@ -215,11 +215,11 @@ final class _StreamEncoder: Encoder {
 
     func unkeyedContainer() -> UnkeyedEncodingContainer {
         let id = openContainer(slot: currentSlot, object: false, sorting: false)
-        return _UnkeyedEncoder(enc: self, id: id, depth: path.count, extra: [])
+        return _ValueEncoder(enc: self, id: id, depth: path.count, extra: [])
     }
 
     func singleValueContainer() -> SingleValueEncodingContainer {
-        _SingleEncoder(enc: self, slot: currentSlot, depth: path.count, extra: [])
+        _ValueEncoder(enc: self, id: currentSlot, depth: path.count, extra: [], single: true)
     }
 
     /// The root: encodes `value` as the whole document.
@@ -259,10 +259,10 @@ final class _SlotEncoder: Encoder {
     }
     func unkeyedContainer() -> UnkeyedEncodingContainer {
         let id = enc.openContainer(slot: slot, object: false, sorting: false)
-        return _UnkeyedEncoder(enc: enc, id: id, depth: 0, extra: fullPath)
+        return _ValueEncoder(enc: enc, id: id, depth: 0, extra: fullPath)
     }
     func singleValueContainer() -> SingleValueEncodingContainer {
-        _SingleEncoder(enc: enc, slot: slot, depth: 0, extra: fullPath)
+        _ValueEncoder(enc: enc, id: slot, depth: 0, extra: fullPath, single: true)
     }
 }
 
@@ -318,7 +318,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
         let nid = begin(key) ? enc.pushContainer(object: false, sorting: false) : -1
-        return _UnkeyedEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)])
+        return _ValueEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)])
     }
 
     mutating func superEncoder() -> Encoder { superEncoder(name: "super") }
@@ -330,22 +330,28 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-/// Writes `[v,...]` elements into one open array frame.
-struct _UnkeyedEncoder: UnkeyedEncodingContainer {
+/// Writes `[v,...]` elements into one open array frame, or (`single`) one value into the
+/// slot `id`: the same writes after a different check, and no index in the path.
+struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
     let enc: _StreamEncoder
     let id: Int
     let depth: Int
     let extra: [JSONPathComponent]
+    let single: Bool
     var count = 0
 
-    init(enc: _StreamEncoder, id: Int, depth: Int, extra: [JSONPathComponent]) {
-        self.enc = enc; self.id = id; self.depth = depth; self.extra = extra
+    init(enc: _StreamEncoder, id: Int, depth: Int, extra: [JSONPathComponent], single: Bool = false) {
+        self.enc = enc; self.id = id; self.depth = depth; self.extra = extra; self.single = single
     }
+
+    /// The path component of the next value.
+    var last: JSONPathComponent? { single ? nil : .index(count) }
 
     var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
     var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
 
     @inline(__always) mutating func begin() -> Bool {
+        if single { return enc.fillSlot(id) }
         count += 1
         return enc.beginMember(id)
     }
@@ -354,11 +360,11 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { if begin() { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
     mutating func encode(_ value: String) throws { if begin() { JSONWriter.writeString(value, into: &enc.out) } }
     mutating func encode(_ value: Double) throws {
-        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .index(count)) }
+        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, last) }
         if begin() { JSONWriter.writeDouble(value, into: &enc.out) }
     }
     mutating func encode(_ value: Float) throws {
-        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, .index(count)) }
+        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, last) }
         if begin() { JSONWriter.writeFloat(value, into: &enc.out) }
     }
     mutating func encode(_ value: Int) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
@@ -373,8 +379,8 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { if begin() { JSONWriter.writeUnsigned(value, into: &enc.out) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let index = count
-        if begin() { try enc.encodeValue(value, depth: depth, extra: extra, last: .index(index)) }
+        let last = self.last
+        if begin() { try enc.encodeValue(value, depth: depth, extra: extra, last: last) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -386,48 +392,12 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer {
         let index = count
         let nid = begin() ? enc.pushContainer(object: false, sorting: false) : -1
-        return _UnkeyedEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)])
+        return _ValueEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)])
     }
 
     mutating func superEncoder() -> Encoder {
         let index = count
         let slot = begin() ? enc.openSlot() : -1
         return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.index(index)])
-    }
-}
-
-/// Writes one value into a slot.
-struct _SingleEncoder: SingleValueEncodingContainer {
-    let enc: _StreamEncoder
-    let slot: Int
-    let depth: Int
-    let extra: [JSONPathComponent]
-
-    var codingPath: [CodingKey] { (Array(enc.path.prefix(depth)) + extra).map(JSONKey.init) }
-
-    mutating func encodeNil() throws { if enc.fillSlot(slot) { JSONWriter.appendASCII("null", &enc.out) } }
-    mutating func encode(_ value: Bool) throws { if enc.fillSlot(slot) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
-    mutating func encode(_ value: String) throws { if enc.fillSlot(slot) { JSONWriter.writeString(value, into: &enc.out) } }
-    mutating func encode(_ value: Double) throws {
-        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, nil) }
-        if enc.fillSlot(slot) { JSONWriter.writeDouble(value, into: &enc.out) }
-    }
-    mutating func encode(_ value: Float) throws {
-        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, nil) }
-        if enc.fillSlot(slot) { JSONWriter.writeFloat(value, into: &enc.out) }
-    }
-    mutating func encode(_ value: Int) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int8) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int16) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int32) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int64) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64) throws { if enc.fillSlot(slot) { JSONWriter.writeUnsigned(value, into: &enc.out) } }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        if enc.fillSlot(slot) { try enc.encodeValue(value, depth: depth, extra: extra, last: nil) }
     }
 }
