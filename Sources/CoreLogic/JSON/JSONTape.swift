@@ -1,6 +1,7 @@
 /// A validated JSON document as a flat array of entries over the input bytes,
 /// with no per-value allocation. `JSONCoding.decode(_:from:)` on bytes decodes
-/// from it directly; it accepts and rejects exactly what `JSONParser` does.
+/// from it directly, and `JSONParser` builds its values from it, so both accept and
+/// reject exactly the same inputs.
 ///
 /// Layout: a container entry is followed by its children; an object's children
 /// alternate key (a string entry) and value. `next` is the index just past an
