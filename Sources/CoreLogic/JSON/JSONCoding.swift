@@ -27,21 +27,26 @@ public enum JSONCoding {
     /// buffer's memory, any other through `Codable` and copied in. On error `out` is unchanged.
     static func encode<T: Encodable>(_ value: T, into out: inout _ByteBuffer) throws {
         if _Direct.encode(value, into: &out) { return }
-        try encodeWithCodable(value) { out.appendBytes($0) }
+        let enc = _StreamEncoder()
+        do {
+            try enc.encodeRoot(value)
+        } catch {
+            throw asJSONError(error)
+        }
+        out.appendBytes(enc.out.buffer)
     }
 
     /// `encode(_:into:)` through `Codable` only, even for a `JSONDirectCodable` type.
     /// For checking a direct conformance against `Codable` (CoreLogicTesting's
     /// `JSONDirectCheck`), not for hosts.
     @_spi(Testing) public static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        try encodeWithCodable(value) { out.append(contentsOf: $0) }
-    }
-
-    /// Encodes `value` with the `Codable` encoder and hands its bytes to `take`.
-    private static func encodeWithCodable<T: Encodable>(_ value: T, _ take: (UnsafeBufferPointer<UInt8>) -> Void) throws {
         let enc = _StreamEncoder()
-        do { try enc.encodeRoot(value) } catch { throw asJSONError(error) }
-        take(enc.out.buffer)
+        do {
+            try enc.encodeRoot(value)
+        } catch {
+            throw asJSONError(error)
+        }
+        out.append(contentsOf: enc.out.buffer)
     }
 
     /// The compact JSON of `value` as UTF-8 bytes.
