@@ -3,6 +3,22 @@ protocol _ByteSink {
     var count: Int { get }
     mutating func append(_ byte: UInt8)
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Appends UTF-8 bytes as a JSON string literal, with quotes and escapes.
+    mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>)
+}
+
+extension _ByteSink {
+    /// Escaped by `_ByteBuffer`'s writer into room for the worst case (on the stack for a
+    /// short string), then appended: one escaper for every sink.
+    mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: src.count &* 6 &+ 2) { room in
+            guard let base = room.baseAddress else { return }
+            var escaped = _ByteBuffer(borrowing: base, capacity: room.count)
+            escaped.appendJSONString(utf8: src)
+            appendBytes(escaped.buffer)
+            escaped.release()
+        }
+    }
 }
 
 extension Array: _ByteSink where Element == UInt8 {
@@ -57,8 +73,8 @@ struct _ByteBuffer: _ByteSink {
         capacity = c
     }
 
-    /// Appends UTF-8 bytes as a JSON string literal (same escaping as `JSONWriter`),
-    /// writing straight into the buffer.
+    /// Appends UTF-8 bytes as a JSON string literal (the one escaper: `"`, `\` and control
+    /// characters, `\n \t \r \b \f` by name, others as `\u00XX`), straight into the buffer.
     mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) {
         let n = src.count
         let worst = n &* 6 &+ 2
@@ -93,12 +109,6 @@ struct _ByteBuffer: _ByteSink {
         q.pointee = 0x22
         q += 1
         count = q - base
-    }
-
-    /// Appends `s` as a JSON string literal.
-    @inline(__always) mutating func appendJSONString(_ s: String) {
-        var s = s
-        s.withUTF8 { appendJSONString(utf8: $0) }
     }
 
     /// Bytes from `start` to the end.

@@ -93,7 +93,6 @@ public enum JSONCoding {
     @_spi(Testing) public static func decodeWithCodable<T: Decodable>(_ type: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) throws -> T {
         var parser = _Parser(base: base, count: count, maxDepth: maxDepth)
         let tape = try parser.buildTape()
-        parser.values.release(); parser.keys.release()
         let dec = _TapeDecoder(parser: parser, tape: tape)
         do {
             return try dec.decodeValue(type, at: 0)
@@ -116,9 +115,7 @@ public enum JSONCoding {
     /// The case names of an enum whose `CodingKeys` is `CaseIterable`, in
     /// declaration order; nil for any other type.
     public static func caseNames<T: Decodable>(of type: T.Type) -> [String]? {
-        let probe = _CaseNameProbe()
-        _ = try? T(from: probe)
-        return probe.names
+        _KeyTypeProbe.keyType(of: type).flatMap(_caseNamesOfAny)
     }
 
     static func asJSONError(_ error: Error) -> JSONError {

@@ -29,16 +29,23 @@ private func _names<C: CodingKey & CaseIterable>(_: C.Type) -> [String] {
     C.allCases.map { $0.stringValue }
 }
 
-/// Records the case names of the first keyed container requested, then stops.
-final class _CaseNameProbe: Decoder {
+/// Records the key type of the first keyed container a type's `init(from:)` asks for,
+/// then stops it: an enum's `CodingKeys` (its case names), a dictionary's key type.
+final class _KeyTypeProbe: Decoder {
     struct Stop: Error {}
-    var names: [String]?
+    var keyType: Any.Type?
     var codingPath: [CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        names = _caseNames(Key.self)
+        keyType = Key.self
         throw Stop()
     }
     func unkeyedContainer() throws -> UnkeyedDecodingContainer { throw Stop() }
     func singleValueContainer() throws -> SingleValueDecodingContainer { throw Stop() }
+
+    static func keyType<T: Decodable>(of _: T.Type) -> Any.Type? {
+        let probe = _KeyTypeProbe()
+        _ = try? T(from: probe)
+        return probe.keyType
+    }
 }

@@ -62,10 +62,11 @@ public struct JSONOutput: ~Copyable {
     /// 0: just opened a container; 1: just wrote a value (a comma comes next);
     /// 2: just wrote a key (its value comes next).
     var state: UInt8 = 0
-    /// Set while the differ writes a state (Patch/DirectDiffer.swift): a `TrackedArray`
-    /// then writes a reference to itself instead of its elements. Unmanaged: the differ
-    /// keeps it alive, and a non-copyable type's stored properties must be trivial.
-    var trackedArrays: Unmanaged<_TrackedArrayCollector>?
+    /// Opaque to the codec: set by a caller whose own types' writers look for it (the
+    /// incremental differ, so that a tracked list writes a reference to itself). A raw
+    /// pointer: the caller keeps what it points to alive, and a non-copyable type's
+    /// stored properties must be trivial.
+    var context: UnsafeMutableRawPointer?
 
     init(capacity: Int) { buf = _ByteBuffer(capacity: capacity) }
 
@@ -154,7 +155,7 @@ public struct JSONOutput: ~Copyable {
 
     @inline(__always) mutating func string(_ s: String) {
         beforeValue()
-        buf.appendJSONString(s)
+        JSONWriter.writeString(s, into: &buf)
         state = 1
     }
 
@@ -171,7 +172,7 @@ public struct JSONOutput: ~Copyable {
         if I.isSigned {
             JSONWriter.writeInt(Int64(truncatingIfNeeded: v), into: &buf)
         } else {
-            JSONWriter.writeUInt(UInt64(truncatingIfNeeded: v), into: &buf)
+            JSONWriter.writeUnsigned(UInt64(truncatingIfNeeded: v), into: &buf)
         }
         state = 1
     }

@@ -99,31 +99,30 @@ final class _StreamEncoder: Encoder {
     /// Opens a container in slot `slot`, or returns the one already there.
     func openContainer(slot: Int, object: Bool, sorting: Bool) -> Int {
         // Common case: the slot is the innermost frame and still empty.
-        if let top = frames.last, top.id == slot, top.count == 0 {
-            let id = nextID()
-            let n = frames.count - 1
-            frames[n].count = 1
-            frames[n].child = id
-            out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-            frames.append(Frame(id: id, kind: object ? .object : .array, count: 0, child: 0,
-                                sortEntries: sorting ? [] : nil, start: out.count))
-            return id
+        if frames.last?.id != slot || frames.last?.count != 0 {
+            guard let idx = frames.lastIndex(where: { $0.id == slot }) else {
+                fail("a container was requested after its value was complete")
+                return -1
+            }
+            if frames[idx].count != 0 {
+                let child = frames[idx].child
+                if child == 0 { fail("a container was requested after a single value was encoded"); return -1 }
+                if let c = frames.last(where: { $0.id == child }), (c.kind == .object) == object { return child }
+                fail("conflicting containers requested for one value")
+                return -1
+            }
+            _ = enter(slot)
         }
-        guard let idx = frames.lastIndex(where: { $0.id == slot }) else {
-            fail("a container was requested after its value was complete")
-            return -1
-        }
-        if frames[idx].count != 0 {
-            let child = frames[idx].child
-            if child == 0 { fail("a container was requested after a single value was encoded"); return -1 }
-            if let c = frames.last(where: { $0.id == child }), (c.kind == .object) == object { return child }
-            fail("conflicting containers requested for one value")
-            return -1
-        }
-        _ = enter(slot)
-        frames[frames.count - 1].count = 1
+        let n = frames.count - 1
+        frames[n].count = 1
+        let id = pushContainer(object: object, sorting: sorting)
+        frames[n].child = id
+        return id
+    }
+
+    /// Writes `{` or `[` and opens its frame; returns its id.
+    func pushContainer(object: Bool, sorting: Bool) -> Int {
         let id = nextID()
-        frames[frames.count - 1].child = id
         out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         frames.append(Frame(id: id, kind: object ? .object : .array, count: 0, child: 0,
                             sortEntries: sorting ? [] : nil, start: out.count))
@@ -155,7 +154,7 @@ final class _StreamEncoder: Encoder {
             let at = frames[n].count > 1 ? out.count - 1 : out.count
             frames[n].sortEntries?.append((key, at))
         }
-        out.appendJSONString(key)
+        JSONWriter.writeString(key, into: &out)
         out.append(UInt8(ascii: ":"))
         return true
     }
@@ -164,13 +163,13 @@ final class _StreamEncoder: Encoder {
 
     /// The absolute path `path[0..<depth] + extra + [last]`.
     func absolutePath(_ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> [JSONPathComponent] {
-        JSONPath.join(path, depth, extra, last)
+        Array(path.prefix(depth)) + extra + (last.map { [$0] } ?? [])
     }
 
     /// Writes any encodable value at the current position (a member has been begun).
     /// Its coding path is `path[0..<depth] + extra + [last]`.
     func encodeValue<T: Encodable>(_ value: T, depth: Int, extra: [JSONPathComponent], last: JSONPathComponent?) throws {
-        if T.self == String.self { out.appendJSONString(unsafeBitCast(value, to: String.self)); return }
+        if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), into: &out); return }
         if T.self == Int.self { JSONWriter.writeInt(Int64(unsafeBitCast(value, to: Int.self)), into: &out); return }
         if T.self == Bool.self { JSONWriter.appendASCII(unsafeBitCast(value, to: Bool.self) ? "true" : "false", &out); return }
         if T.self == Double.self {
@@ -216,11 +215,11 @@ final class _StreamEncoder: Encoder {
 
     func unkeyedContainer() -> UnkeyedEncodingContainer {
         let id = openContainer(slot: currentSlot, object: false, sorting: false)
-        return _UnkeyedEncoder(enc: self, id: id, depth: path.count, extra: [])
+        return _ValueEncoder(enc: self, id: id, depth: path.count, extra: [])
     }
 
     func singleValueContainer() -> SingleValueEncodingContainer {
-        _SingleEncoder(enc: self, slot: currentSlot, depth: path.count, extra: [])
+        _ValueEncoder(enc: self, id: currentSlot, depth: path.count, extra: [], single: true)
     }
 
     /// The root: encodes `value` as the whole document.
@@ -238,37 +237,10 @@ final class _StreamEncoder: Encoder {
     }
 }
 
-/// The key type the standard library uses for `Dictionary` coding, found once by probing.
+/// The key type the standard library uses for `Dictionary` coding (the same for encoding
+/// and decoding), found once by probing.
 enum _DictionaryKeyType {
-    static let type: Any.Type = {
-        let probe = _KeyTypeProbe()
-        try? ["": 0].encode(to: probe)
-        return probe.found ?? Never.self
-    }()
-}
-
-private final class _KeyTypeProbe: Encoder {
-    var found: Any.Type?
-    var codingPath: [CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        found = Key.self
-        return KeyedEncodingContainer(_NullKeyed<Key>())
-    }
-    func unkeyedContainer() -> UnkeyedEncodingContainer { _StreamEncoder().unkeyedContainer() }
-    func singleValueContainer() -> SingleValueEncodingContainer { _StreamEncoder().singleValueContainer() }
-}
-
-private struct _NullKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    var codingPath: [CodingKey] { [] }
-    mutating func encodeNil(forKey key: Key) throws {}
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {}
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(_NullKeyed<NestedKey>())
-    }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer { _StreamEncoder().unkeyedContainer() }
-    mutating func superEncoder() -> Encoder { _KeyTypeProbe() }
-    mutating func superEncoder(forKey key: Key) -> Encoder { _KeyTypeProbe() }
+    static let type: Any.Type = _KeyTypeProbe.keyType(of: [String: Int].self) ?? Never.self
 }
 
 /// An `Encoder` bound to one slot, returned by `superEncoder()`.
@@ -287,10 +259,10 @@ final class _SlotEncoder: Encoder {
     }
     func unkeyedContainer() -> UnkeyedEncodingContainer {
         let id = enc.openContainer(slot: slot, object: false, sorting: false)
-        return _UnkeyedEncoder(enc: enc, id: id, depth: 0, extra: fullPath)
+        return _ValueEncoder(enc: enc, id: id, depth: 0, extra: fullPath)
     }
     func singleValueContainer() -> SingleValueEncodingContainer {
-        _SingleEncoder(enc: enc, slot: slot, depth: 0, extra: fullPath)
+        _ValueEncoder(enc: enc, id: slot, depth: 0, extra: fullPath, single: true)
     }
 }
 
@@ -305,7 +277,6 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
     var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
 
-
     @inline(__always) func begin(_ key: Key) -> Bool { enc.beginKeyedMember(id, key.stringValue) }
 
     mutating func encodeNil(forKey key: Key) throws {
@@ -315,7 +286,7 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if begin(key) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) }
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        if begin(key) { enc.out.appendJSONString(value) }
+        if begin(key) { JSONWriter.writeString(value, into: &enc.out) }
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .key(key.stringValue)) }
@@ -330,95 +301,70 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int32, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { JSONWriter.writeUInt(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(value, into: &enc.out) } }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if begin(key) { try enc.encodeValue(value, depth: depth, extra: extra, last: .key(key.stringValue)) }
     }
 
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value = value { try encode(value, forKey: key) }
-    }
-
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        var nid = -1
-        if begin(key) {
-            nid = enc.nextID()
-            enc.out.append(UInt8(ascii: "{"))
-            enc.frames.append(.init(id: nid, kind: .object, count: 0, child: 0,
-                                    sortEntries: NestedKey.self == _DictionaryKeyType.type ? [] : nil, start: enc.out.count))
-        }
+        let nid = begin(key) ? enc.pushContainer(object: true, sorting: NestedKey.self == _DictionaryKeyType.type) : -1
         return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
-        var nid = -1
-        if begin(key) {
-            nid = enc.nextID()
-            enc.out.append(UInt8(ascii: "["))
-            enc.frames.append(.init(id: nid, kind: .array, count: 0, child: 0, sortEntries: nil, start: enc.out.count))
-        }
-        return _UnkeyedEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)])
+        let nid = begin(key) ? enc.pushContainer(object: false, sorting: false) : -1
+        return _ValueEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)])
     }
 
     mutating func superEncoder() -> Encoder { superEncoder(name: "super") }
     mutating func superEncoder(forKey key: Key) -> Encoder { superEncoder(name: key.stringValue) }
 
     private func superEncoder(name: String) -> Encoder {
-        var slot = -1
-        if enc.beginKeyedMember(id, name) {
-            slot = enc.openSlot()
-        }
+        let slot = enc.beginKeyedMember(id, name) ? enc.openSlot() : -1
         return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.key(name)])
     }
 }
 
-/// Writes `[v,...]` elements into one open array frame.
-struct _UnkeyedEncoder: UnkeyedEncodingContainer {
+/// Writes `[v,...]` elements into one open array frame, or (`single`) one value into the
+/// slot `id`: the same writes after a different check, and no index in the path.
+struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
     let enc: _StreamEncoder
     let id: Int
     let depth: Int
     let extra: [JSONPathComponent]
+    let single: Bool
     var count = 0
 
-    init(enc: _StreamEncoder, id: Int, depth: Int, extra: [JSONPathComponent]) {
-        self.enc = enc; self.id = id; self.depth = depth; self.extra = extra
+    init(enc: _StreamEncoder, id: Int, depth: Int, extra: [JSONPathComponent], single: Bool = false) {
+        self.enc = enc; self.id = id; self.depth = depth; self.extra = extra; self.single = single
     }
+
+    /// The path component of the next value.
+    var last: JSONPathComponent? { single ? nil : .index(count) }
 
     var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
     var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
 
-
     @inline(__always) mutating func begin() -> Bool {
+        if single { return enc.fillSlot(id) }
         count += 1
         return enc.beginMember(id)
     }
 
     mutating func encodeNil() throws { if begin() { JSONWriter.appendASCII("null", &enc.out) } }
     mutating func encode(_ value: Bool) throws { if begin() { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
-    mutating func encode(_ value: String) throws { if begin() { enc.out.appendJSONString(value) } }
+    mutating func encode(_ value: String) throws { if begin() { JSONWriter.writeString(value, into: &enc.out) } }
     mutating func encode(_ value: Double) throws {
-        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .index(count)) }
+        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, last) }
         if begin() { JSONWriter.writeDouble(value, into: &enc.out) }
     }
     mutating func encode(_ value: Float) throws {
-        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, .index(count)) }
+        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, last) }
         if begin() { JSONWriter.writeFloat(value, into: &enc.out) }
     }
     mutating func encode(_ value: Int) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
@@ -426,83 +372,32 @@ struct _UnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int16) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int32) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int64) throws { if begin() { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32) throws { if begin() { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64) throws { if begin() { JSONWriter.writeUInt(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt8) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt16) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt32) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
+    mutating func encode(_ value: UInt64) throws { if begin() { JSONWriter.writeUnsigned(value, into: &enc.out) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let index = count
-        if begin() { try enc.encodeValue(value, depth: depth, extra: extra, last: .index(index)) }
+        let last = self.last
+        if begin() { try enc.encodeValue(value, depth: depth, extra: extra, last: last) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let index = count
-        var nid = -1
-        if begin() {
-            nid = enc.nextID()
-            enc.out.append(UInt8(ascii: "{"))
-            enc.frames.append(.init(id: nid, kind: .object, count: 0, child: 0,
-                                    sortEntries: NestedKey.self == _DictionaryKeyType.type ? [] : nil, start: enc.out.count))
-        }
+        let nid = begin() ? enc.pushContainer(object: true, sorting: NestedKey.self == _DictionaryKeyType.type) : -1
         return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)]))
     }
 
     mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer {
         let index = count
-        var nid = -1
-        if begin() {
-            nid = enc.nextID()
-            enc.out.append(UInt8(ascii: "["))
-            enc.frames.append(.init(id: nid, kind: .array, count: 0, child: 0, sortEntries: nil, start: enc.out.count))
-        }
-        return _UnkeyedEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)])
+        let nid = begin() ? enc.pushContainer(object: false, sorting: false) : -1
+        return _ValueEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)])
     }
 
     mutating func superEncoder() -> Encoder {
         let index = count
-        var slot = -1
-        if begin() {
-            slot = enc.openSlot()
-        }
+        let slot = begin() ? enc.openSlot() : -1
         return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.index(index)])
-    }
-}
-
-/// Writes one value into a slot.
-struct _SingleEncoder: SingleValueEncodingContainer {
-    let enc: _StreamEncoder
-    let slot: Int
-    let depth: Int
-    let extra: [JSONPathComponent]
-
-    var codingPath: [CodingKey] { (Array(enc.path.prefix(depth)) + extra).map(JSONKey.init) }
-
-
-    mutating func encodeNil() throws { if enc.fillSlot(slot) { JSONWriter.appendASCII("null", &enc.out) } }
-    mutating func encode(_ value: Bool) throws { if enc.fillSlot(slot) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
-    mutating func encode(_ value: String) throws { if enc.fillSlot(slot) { enc.out.appendJSONString(value) } }
-    mutating func encode(_ value: Double) throws {
-        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, nil) }
-        if enc.fillSlot(slot) { JSONWriter.writeDouble(value, into: &enc.out) }
-    }
-    mutating func encode(_ value: Float) throws {
-        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, nil) }
-        if enc.fillSlot(slot) { JSONWriter.writeFloat(value, into: &enc.out) }
-    }
-    mutating func encode(_ value: Int) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int8) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int16) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int32) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int64) throws { if enc.fillSlot(slot) { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64) throws { if enc.fillSlot(slot) { JSONWriter.writeUInt(value, into: &enc.out) } }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        if enc.fillSlot(slot) { try enc.encodeValue(value, depth: depth, extra: extra, last: nil) }
     }
 }

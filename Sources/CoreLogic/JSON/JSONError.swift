@@ -59,15 +59,6 @@ enum JSONPathComponent {
 }
 
 enum JSONPath {
-    /// `base[0..<depth] + extra + [last]`: where a coder is, from its shared path stack.
-    static func join(_ base: [JSONPathComponent], _ depth: Int, _ extra: [JSONPathComponent],
-                     _ last: JSONPathComponent?) -> [JSONPathComponent] {
-        var p = Array(base.prefix(depth))
-        p.append(contentsOf: extra)
-        if let last = last { p.append(last) }
-        return p
-    }
-
     /// Renders components as `$`, `$.a.b[2]`; keys that are not plain identifiers
     /// are written in bracket form, `$["a b"]`.
     static func render<C: Collection>(_ components: C) -> String where C.Element == JSONPathComponent {

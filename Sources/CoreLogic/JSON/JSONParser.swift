@@ -9,8 +9,8 @@
 /// `limits.maxBytes`. Every failure is a `JSONError` of kind `.syntax` whose
 /// message names the byte offset, line and column. Top-level scalars are allowed.
 ///
-/// The parser is iterative (explicit stack), so hostile nesting cannot overflow
-/// the call stack.
+/// It is the tape decoder's lexer (`buildTape`), then the tape turned into values:
+/// both steps are iterative, so hostile nesting cannot overflow the call stack.
 public enum JSONParser {
     /// Parses one JSON document from raw UTF-8 bytes.
     public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> JSONValue {
@@ -21,8 +21,7 @@ public enum JSONParser {
             throw JSONError(kind: .syntax, message: "empty input at byte 0 (line 1, column 1)", path: "")
         }
         var p = _Parser(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
-        defer { p.values.release(); p.keys.release() }
-        return try p.parseDocument()
+        return p.value(of: try p.buildTape())
     }
 
     /// Parses one JSON document from UTF-8 bytes.
@@ -42,14 +41,6 @@ struct _Parser {
     let end: Int
     let maxDepth: Int
     var i = 0
-    /// Values of the open containers, flattened.
-    var values = _MoveStack<JSONValue>()
-    /// Keys of the open objects, flattened, with the byte offset of each key.
-    var keys = _MoveStack<String>()
-    var keyOffsets: [Int] = []
-
-    /// Open containers: where their values (and keys) start.
-    var frames: [(isObject: Bool, valueStart: Int, keyStart: Int)] = []
     var scratch: [UInt8] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
@@ -84,124 +75,6 @@ struct _Parser {
             let b = p[i]
             if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { return }
         }
-    }
-
-    mutating func parseDocument() throws -> JSONValue {
-        skipWhitespace()
-        if i >= end { throw fail("empty input", at: i) }
-        let v = try parseValueIterative()
-        skipWhitespace()
-        if i < end { throw fail("unexpected \(describeHere()) after the JSON value", at: i) }
-        return v
-    }
-
-    /// Parses a value; containers are handled with the explicit frame stack.
-    mutating func parseValueIterative() throws -> JSONValue {
-        var current: JSONValue
-        // Parse a value start.
-        valueLoop: while true {
-            skipWhitespace()
-            let b = byte(i)
-            switch b {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = b == UInt8(ascii: "{")
-                if frames.count >= maxDepth {
-                    throw fail("nesting deeper than the limit of \(maxDepth)", at: i)
-                }
-                i += 1
-                skipWhitespace()
-                let close: UInt8 = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                if byte(i) == close {
-                    i += 1
-                    current = isObject ? .object([]) : .array([])
-                    break
-                }
-                frames.append((isObject, values.count, keys.count))
-                if isObject { try parseKey() }
-                continue valueLoop
-            case UInt8(ascii: "\""):
-                current = .string(try parseString())
-            case UInt8(ascii: "t"):
-                try expectLiteral("true"); current = .bool(true)
-            case UInt8(ascii: "f"):
-                try expectLiteral("false"); current = .bool(false)
-            case UInt8(ascii: "n"):
-                try expectLiteral("null"); current = .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                current = try parseNumber()
-            default:
-                throw fail("expected a value, found \(describeHere())", at: i)
-            }
-            // A value is complete: attach it to the enclosing containers,
-            // closing as many as end here.
-            while true {
-                guard let frame = frames.last else { return current }
-                values.push(current)
-                skipWhitespace()
-                let c = byte(i)
-                if c == UInt8(ascii: ",") {
-                    i += 1
-                    if frame.isObject { skipWhitespace(); try parseKey() }
-                    continue valueLoop
-                }
-                if frame.isObject {
-                    guard c == UInt8(ascii: "}") else { throw fail("expected ',' or '}', found \(describeHere())", at: i) }
-                    i += 1
-                    current = .object(try closeObject(frame))
-                } else {
-                    guard c == UInt8(ascii: "]") else { throw fail("expected ',' or ']', found \(describeHere())", at: i) }
-                    i += 1
-                    current = .array(values.popArray(from: frame.valueStart))
-                }
-                frames.removeLast()
-            }
-        }
-    }
-
-    mutating func closeObject(_ frame: (isObject: Bool, valueStart: Int, keyStart: Int)) throws -> [(String, JSONValue)] {
-        let n = keys.count - frame.keyStart
-        var pairs: [(String, JSONValue)]
-        if n > 1 {
-            if n <= 12 {
-                for a in frame.keyStart..<keys.count {
-                    for b in frame.keyStart..<a where keys[a] == keys[b] {
-                        throw fail("duplicate key \(JSONWriter.string(.string(keys[a])))", at: keyOffsets[a])
-                    }
-                }
-            } else {
-                var seen = Set<String>(minimumCapacity: n)
-                for a in frame.keyStart..<keys.count where !seen.insert(keys[a]).inserted {
-                    throw fail("duplicate key \(JSONWriter.string(.string(keys[a])))", at: keyOffsets[a])
-                }
-            }
-        }
-        let kb = keys.base + frame.keyStart
-        let vb = values.base + frame.valueStart
-        pairs = [(String, JSONValue)](unsafeUninitializedCapacity: n) { buf, initialized in
-            if let dst = buf.baseAddress {
-                for k in 0..<n { (dst + k).initialize(to: ((kb + k).move(), (vb + k).move())) }
-            }
-            initialized = n
-        }
-        keys.forgetMoved(to: frame.keyStart)
-        values.forgetMoved(to: frame.valueStart)
-        keyOffsets.removeSubrange(frame.keyStart...)
-        return pairs
-    }
-
-    /// Parses `"key"` and the following `:`; whitespace before the key is skipped.
-    mutating func parseKey() throws {
-        skipWhitespace()
-        guard byte(i) == UInt8(ascii: "\"") else {
-            throw fail("expected a string key, found \(describeHere())", at: i)
-        }
-        let at = i
-        let k = try parseString()
-        skipWhitespace()
-        guard byte(i) == UInt8(ascii: ":") else { throw fail("expected ':', found \(describeHere())", at: i) }
-        i += 1
-        keys.push(k)
-        keyOffsets.append(at)
     }
 
     mutating func expectLiteral(_ word: StaticString) throws {

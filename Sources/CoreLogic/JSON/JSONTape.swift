@@ -1,6 +1,7 @@
 /// A validated JSON document as a flat array of entries over the input bytes,
 /// with no per-value allocation. `JSONCoding.decode(_:from:)` on bytes decodes
-/// from it directly; it accepts and rejects exactly what `JSONParser` does.
+/// from it directly, and `JSONParser` builds its values from it, so both accept and
+/// reject exactly the same inputs.
 ///
 /// Layout: a container entry is followed by its children; an object's children
 /// alternate key (a string entry) and value. `next` is the index just past an
@@ -141,7 +142,32 @@ extension _Parser {
         i += 1
     }
 
-    /// The decoded string of a string entry.
+    /// The values of a tape, built from its last entry back to its first: when a container
+    /// is reached, the values of its children are on top of the stack, the first on top.
+    func value(of tape: [_TapeEntry]) -> JSONValue {
+        var stack: [JSONValue] = []
+        for e in tape[..<(tape.count - 2)].reversed() {
+            switch e.kind {
+            case .null: stack.append(.null)
+            case .bool: stack.append(.bool(e.bits != 0))
+            case .int: stack.append(.int(Int64(bitPattern: e.bits)))
+            case .uint: stack.append(.uint(e.bits))
+            case .double: stack.append(.double(Double(bitPattern: e.bits)))
+            case .string: stack.append(.string(tapeString(e)))
+            case .array:
+                let elements = (0..<Int(e.len)).map { _ in stack.removeLast() }
+                stack.append(.array(elements))
+            case .object:
+                let members = (0..<Int(e.len)).map { _ -> (String, JSONValue) in
+                    guard case .string(let key) = stack.removeLast() else { return ("", .null) }
+                    return (key, stack.removeLast())
+                }
+                stack.append(.object(members))
+            }
+        }
+        return stack.removeLast()
+    }
+
     /// The integer a number entry's text denotes, read from its digits, not from its
     /// double: a number written with a fraction or an exponent, or an integer beyond 64
     /// bits, is a double on the tape, and a double may be rounded (-9223372036854775809

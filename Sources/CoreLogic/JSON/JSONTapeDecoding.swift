@@ -320,23 +320,14 @@ struct _TapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try d.unboxInteger(try require(key), type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try d.decodeValue(type, at: try require(key)) }
 
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let v = present(key) else { return nil }
-        return try d.unboxString(v)
-    }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        guard let v = present(key) else { return nil }
-        return try d.unboxInteger(v, type)
-    }
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        guard let v = present(key) else { return nil }
-        return try d.unboxBool(v)
-    }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let v = present(key) else { return nil }
-        return try d.unboxDouble(v)
-    }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    // One member lookup, null read as absent (the standard library's default looks twice).
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try optional(type, key) }
+
+    @inline(__always) private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
         guard let v = present(key) else { return nil }
         return try d.decodeValue(type, at: v)
     }

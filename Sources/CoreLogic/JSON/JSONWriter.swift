@@ -12,7 +12,7 @@ public enum JSONWriter {
         case .null: appendASCII("null", &out)
         case .bool(let b): appendASCII(b ? "true" : "false", &out)
         case .int(let i): writeInt(i, into: &out)
-        case .uint(let u): writeUInt(u, into: &out)
+        case .uint(let u): writeUnsigned(u, into: &out)
         case .double(let d): writeDouble(d, into: &out)
         case .string(let s): writeString(s, into: &out)
         case .array(let a):
@@ -55,68 +55,29 @@ public enum JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends the decimal digits of `value` (a JSON number) to `out`.
-    public static func writeUnsigned(_ value: UInt64, into out: inout [UInt8]) {
-        writeUInt(value, into: &out)
-    }
-
-    /// Appends `s` as a JSON string literal (with quotes and escapes) to `out`.
-    public static func writeString(_ s: String, into out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { writeString(utf8: $0, into: &out) }
-    }
-
-    static func writeString<S: _ByteSink>(utf8 buf: UnsafeBufferPointer<UInt8>, into out: inout S) {
-        out.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var k = 0
-        let n = buf.count
-        while k < n {
-            let b = buf[k]
-            if b >= 0x20 && b != 0x22 && b != 0x5C { k += 1; continue }
-            if k > runStart { out.appendBytes(UnsafeBufferPointer(rebasing: buf[runStart..<k])) }
-            out.append(UInt8(ascii: "\\"))
-            switch b {
-            case 0x22: out.append(0x22)
-            case 0x5C: out.append(0x5C)
-            case 0x0A: out.append(UInt8(ascii: "n"))
-            case 0x09: out.append(UInt8(ascii: "t"))
-            case 0x0D: out.append(UInt8(ascii: "r"))
-            case 0x08: out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "f"))
-            default:
-                out.append(UInt8(ascii: "u")); out.append(0x30); out.append(0x30)
-                out.append(hexDigit(b >> 4)); out.append(hexDigit(b & 0xF))
-            }
-            k += 1
-            runStart = k
-        }
-        if n > runStart { out.appendBytes(UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
-        out.append(UInt8(ascii: "\""))
-    }
-
     @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 &+ v : 0x57 &+ v }
 
     @inline(__always) static func appendASCII<S: _ByteSink>(_ s: StaticString, _ out: inout S) {
         out.appendBytes(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    /// Appends a string literal for `s` to any byte sink.
-    static func writeString<S: _ByteSink>(_ s: String, into out: inout S) {
+    /// Appends `s` as a JSON string literal (with quotes and escapes) to `out`.
+    @inline(__always) static func writeString<S: _ByteSink>(_ s: String, into out: inout S) {
         var s = s
-        s.withUTF8 { writeString(utf8: $0, into: &out) }
+        s.withUTF8 { out.appendJSONString(utf8: $0) }
     }
 
     static func writeInt<S: _ByteSink>(_ v: Int64, into out: inout S) {
         if v < 0 {
             out.append(UInt8(ascii: "-"))
-            writeUInt(v.magnitude, into: &out)
+            writeUnsigned(v.magnitude, into: &out)
         } else {
-            writeUInt(UInt64(v), into: &out)
+            writeUnsigned(UInt64(v), into: &out)
         }
     }
 
-    static func writeUInt<S: _ByteSink>(_ v: UInt64, into out: inout S) {
+    /// Appends the decimal digits of `v` (a JSON number) to `out`.
+    static func writeUnsigned<S: _ByteSink>(_ v: UInt64, into out: inout S) {
         if v < 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v)); return }
         var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes >= 20 digits
         var x = v

@@ -63,7 +63,7 @@ final class _DirectDiffer<State> {
     private static func make<D: JSONDirectCodable>(_: D.Type) -> _DirectDiffer<State> {
         _DirectDiffer { state, buffer, collector in
             var out = JSONOutput(appendingTo: buffer)
-            out.trackedArrays = Unmanaged.passUnretained(collector)
+            out.context = Unmanaged.passUnretained(collector).toOpaque()
             var written = true
             do {
                 try UnsafeRawPointer(state).assumingMemoryBound(to: D.self).pointee.writeJSON(to: &out)
@@ -581,7 +581,7 @@ private struct _SpanWalk {
                     }
                 }
             case Self.index:
-                JSONWriter.writeUInt(UInt64(path[k + 1]), into: &out)
+                JSONWriter.writeUnsigned(UInt64(path[k + 1]), into: &out)
             default:
                 out.append(UInt8(ascii: "-"))
             }

@@ -351,7 +351,7 @@ struct _DiffEncoder: Encoder {
     }
 
     func singleValueContainer() -> SingleValueEncodingContainer {
-        _DiffSingle(node: node, previous: previous, context: context)
+        _DiffUnkeyed(node: node, previous: previous, context: context, single: true)
     }
 }
 
@@ -380,11 +380,11 @@ struct _DiffKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(value, into: &$0) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUInt(value, into: &$0) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(value, into: &$0) } }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let name = key.stringValue
@@ -411,10 +411,12 @@ struct _DiffKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder(forKey key: Key) -> Encoder { context.unsupportedEncoder() }
 }
 
-struct _DiffUnkeyed: UnkeyedEncodingContainer {
+/// The elements of an array node, or (`single`) the one value of `node` itself.
+struct _DiffUnkeyed: UnkeyedEncodingContainer, SingleValueEncodingContainer {
     let node: _DiffNode
     let previous: _DiffNode?
     let context: _DiffContext
+    var single = false
     var codingPath: [CodingKey] { [] }
     var count: Int { node.children.count }
 
@@ -424,7 +426,10 @@ struct _DiffUnkeyed: UnkeyedEncodingContainer {
     }
 
     private mutating func scalar(_ write: (inout [UInt8]) throws -> Void) throws {
-        node.appendChild(nil, try context.scalar(previous: previousElement, write))
+        guard single else { return node.appendChild(nil, try context.scalar(previous: previousElement, write)) }
+        node.kind = .scalar
+        node.bytes.removeAll(keepingCapacity: true)
+        try write(&node.bytes)
     }
 
     mutating func encodeNil() throws { try scalar { JSONWriter.appendASCII("null", &$0) } }
@@ -437,14 +442,28 @@ struct _DiffUnkeyed: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int16) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int32) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int64) throws { try scalar { JSONWriter.writeInt(value, into: &$0) } }
-    mutating func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUInt(value, into: &$0) } }
+    mutating func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUnsigned(value, into: &$0) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        node.appendChild(nil, try context.visit(value, previous: previousElement))
+        guard single else { return node.appendChild(nil, try context.visit(value, previous: previousElement)) }
+        // A wrapper that encodes as its inner value: the inner value's shadow is this node's.
+        let inner = try context.visit(value, previous: previous)
+        node.kind = inner.kind
+        node.bytes = inner.bytes
+        node.keys = inner.keys
+        node.children = inner.children
+        node.containsTracked = inner.containsTracked
+        node.sortsKeys = inner.sortsKeys
+        node.branch = inner.branch
+        node.generation = inner.generation
+        node.count = inner.count
+        node.fullBytes = inner.fullBytes
+        node.edits = inner.edits
+        if inner.fullBytes != nil || !inner.edits.isEmpty { context.track(node) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -462,52 +481,6 @@ struct _DiffUnkeyed: UnkeyedEncodingContainer {
     }
 
     mutating func superEncoder() -> Encoder { context.unsupportedEncoder() }
-}
-
-struct _DiffSingle: SingleValueEncodingContainer {
-    let node: _DiffNode
-    let previous: _DiffNode?
-    let context: _DiffContext
-    var codingPath: [CodingKey] { [] }
-
-    private func scalar(_ write: (inout [UInt8]) throws -> Void) throws {
-        node.kind = .scalar
-        node.bytes.removeAll(keepingCapacity: true)
-        try write(&node.bytes)
-    }
-
-    func encodeNil() throws { try scalar { JSONWriter.appendASCII("null", &$0) } }
-    func encode(_ value: Bool) throws { try scalar { JSONWriter.appendASCII(value ? "true" : "false", &$0) } }
-    func encode(_ value: String) throws { try scalar { JSONWriter.writeString(value, into: &$0) } }
-    func encode(_ value: Double) throws { try scalar { try _writeDouble(value, &$0) } }
-    func encode(_ value: Float) throws { try scalar { try _writeFloat(value, &$0) } }
-    func encode(_ value: Int) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    func encode(_ value: Int8) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    func encode(_ value: Int16) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    func encode(_ value: Int32) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    func encode(_ value: Int64) throws { try scalar { JSONWriter.writeInt(value, into: &$0) } }
-    func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUInt(UInt64(value), into: &$0) } }
-    func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUInt(value, into: &$0) } }
-
-    func encode<T: Encodable>(_ value: T) throws {
-        // A wrapper that encodes as its inner value: the inner value's shadow is this node's.
-        let inner = try context.visit(value, previous: previous)
-        node.kind = inner.kind
-        node.bytes = inner.bytes
-        node.keys = inner.keys
-        node.children = inner.children
-        node.containsTracked = inner.containsTracked
-        node.sortsKeys = inner.sortsKeys
-        node.branch = inner.branch
-        node.generation = inner.generation
-        node.count = inner.count
-        node.fullBytes = inner.fullBytes
-        node.edits = inner.edits
-        if inner.fullBytes != nil || !inner.edits.isEmpty { context.track(node) }
-    }
 }
 
 extension _DiffContext {
@@ -669,7 +642,7 @@ struct _PatchWriter {
                 pointer.append(UInt8(ascii: "-"))
             }
         }
-        pointer.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &out) }
+        pointer.withUnsafeBufferPointer { out.appendJSONString(utf8: $0) }
     }
 
     private mutating func begin(_ op: StaticString) {

@@ -161,8 +161,8 @@ extension TrackedArray: Decodable where Element: Decodable {
 extension TrackedArray: JSONDirectCodable where Element: JSONDirectCodable {
     public func writeJSON(to out: inout JSONOutput) throws {
         // Written for the differ: a reference to this list, whose history it reads.
-        if let differ = out.trackedArrays {
-            differ.takeUnretainedValue().record(self, into: &out)
+        if let differ = out.context {
+            Unmanaged<_TrackedArrayCollector>.fromOpaque(differ).takeUnretainedValue().record(self, into: &out)
             return
         }
         try storage.elements.writeJSON(to: &out)

@@ -22,7 +22,7 @@ public struct FeatureDescriptor {
         queries = F.queries.map(\.name)
         invariants = F.invariants.map(\.name)
         stateVersion = F.stateVersion
-        let payloadless = PayloadlessEvents<F.Event>()
+        let payloadless = PayloadlessCases<F.Event>()
         make = { state in
             let first = try state.map { try WireSystem<F>.decodeState($0) } ?? F.initialState
             return AnySystem(WireSystem<F>(System<F>(state: first), payloadless: payloadless))

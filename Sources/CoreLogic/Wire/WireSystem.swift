@@ -13,7 +13,7 @@ final class WireSystem<F: Feature> {
     /// (Journal/); read and written under the system's lock.
     @exclusivity(unchecked) var journal: Journal?
 
-    private let payloadless: PayloadlessEvents<F.Event>
+    private let payloadless: PayloadlessCases<F.Event>
     /// `F.queries` is computed; it is read once here, not on every query.
     let queries: [StateQuery<F.State>]
 
@@ -31,7 +31,7 @@ final class WireSystem<F: Feature> {
     /// Watched queries with the JSON of the value last reported.
     @exclusivity(unchecked) private var watched: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
 
-    init(_ system: System<F>, payloadless: PayloadlessEvents<F.Event>) {
+    init(_ system: System<F>, payloadless: PayloadlessCases<F.Event>) {
         self.system = system
         self.payloadless = payloadless
         self.queries = F.queries
@@ -217,11 +217,11 @@ final class WireSystem<F: Feature> {
         switch command {
         case .cancel(let id):
             out.append(#"{"cancel":"#)
-            JSONWriter.writeUInt(id, into: &out)
+            JSONWriter.writeUnsigned(id, into: &out)
             out.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
             out.append(#"{"start":{"id":"#)
-            JSONWriter.writeUInt(id, into: &out)
+            JSONWriter.writeUnsigned(id, into: &out)
             out.append(#","feedback":"#)
             JSONWriter.writeString(feedback, into: &out)
             out.append(#","request":"#)
@@ -479,10 +479,12 @@ struct ByteScratch: _ByteSink {
 
     @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.appendBytes(bytes) }
 
+    @inline(__always) mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) { buffer.appendJSONString(utf8: src) }
+
     /// Appends `value` in decimal: below 100,000 (revisions, ids) digit by digit, cheaper
     /// than the general writer's loop and copy.
     @inline(__always) mutating func appendDecimal(_ value: UInt64) {
-        guard value < 100_000 else { return JSONWriter.writeUInt(value, into: &buffer) }
+        guard value < 100_000 else { return JSONWriter.writeUnsigned(value, into: &buffer) }
         let v = UInt32(truncatingIfNeeded: value)
         if v >= 10_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10_000)) }
         if v >= 1_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10)) }

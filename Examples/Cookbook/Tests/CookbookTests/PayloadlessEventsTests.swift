@@ -5,7 +5,7 @@ import XCTest
 /// The payload-less event table stands in for the decoder only where both agree.
 final class PayloadlessEventsTests: XCTestCase {
     private func viaTable<E: Codable>(_ type: E.Type, _ text: String) -> E? {
-        PayloadlessEvents<E>().match(text)
+        PayloadlessCases<E>().match(text)
     }
 
     func testTableAgreesWithTheDecoderForEveryPayloadlessCaseOfEveryEventType() throws {
@@ -72,7 +72,7 @@ private enum Quoted: Codable, Equatable {
 final class PayloadlessLimitTests: XCTestCase {
     /// The shortcut enforces the decoder's size limit: over it, the table never answers.
     func testInputOverTheSizeLimitNeverMatches() {
-        let table = PayloadlessEvents<Counter.Event>()
+        let table = PayloadlessCases<Counter.Event>()
         var bytes = Array("\"increment\"".utf8)
         bytes += [UInt8](repeating: 0x20, count: JSONLimits.default.maxBytes - bytes.count)
         XCTAssertNotNil(bytes.withUnsafeBytes { table.match($0) })
@@ -82,8 +82,8 @@ final class PayloadlessLimitTests: XCTestCase {
     }
 }
 
-extension PayloadlessEvents {
-    func match(_ text: String) -> Event? {
+extension PayloadlessCases {
+    func match(_ text: String) -> Value? {
         Array(text.utf8).withUnsafeBytes { match($0) }
     }
 }

@@ -17,9 +17,9 @@ protocol JournalReplay: AnyObject {
 
 final class TypedReplay<F: Feature>: JournalReplay {
     private var state: F.State
-    private let payloadless: PayloadlessEvents<F.Event>
+    private let payloadless: PayloadlessCases<F.Event>
 
-    init(state: F.State?, payloadless: PayloadlessEvents<F.Event>) {
+    init(state: F.State?, payloadless: PayloadlessCases<F.Event>) {
         self.state = state ?? F.initialState
         self.payloadless = payloadless
     }

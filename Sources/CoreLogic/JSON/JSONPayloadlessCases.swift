@@ -1,39 +1,39 @@
-/// The events of a feature that carry no payload (`"increment"`, `{"reachedBottom":{}}`),
-/// decoded once, when the feature is described, by the real decoder.
+/// The cases of an enum that carry no payload (`"increment"`, `{"reachedBottom":{}}`),
+/// decoded once, when the table is built, by the real decoder.
 ///
 /// Hosts send these events over and over (button presses, scroll ends, timer ticks).
-/// When an input is exactly one of these two forms (whitespace allowed), the event is
+/// When an input is exactly one of these two forms (whitespace allowed), the value is
 /// taken from the table instead of running the Codable machinery again: the result is
 /// the one the decoder gave for the same bytes, under the same size limit (see `match`).
 /// It stays in front of the decoder because a synthesized enum's `init(from:)` costs about
 /// 11,000 instructions whatever the decoder does (`docs/performance.md`).
-struct PayloadlessEvents<Event: Decodable> {
+struct PayloadlessCases<Value: Decodable> {
     private var names: [[UInt8]] = []
-    private var events: [Event] = []
+    private var values: [Value] = []
 
     init() {
         // Only names JSON writes without escapes (printable ASCII, no quote or backslash):
         // `match` compares raw bytes, which is right only for those.
-        for name in JSONCoding.caseNames(of: Event.self) ?? []
+        for name in JSONCoding.caseNames(of: Value.self) ?? []
         where name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             let bare = Array(("\"" + name + "\"").utf8)
             let tagged = Array(("{\"" + name + "\":{}}").utf8)
             // Both forms must decode, to the same case, for the table to stand in for them.
-            guard let event = try? JSONCoding.decode(Event.self, from: bare),
-                  (try? JSONCoding.decode(Event.self, from: tagged)) != nil else { continue }
+            guard let value = try? JSONCoding.decode(Value.self, from: bare),
+                  (try? JSONCoding.decode(Value.self, from: tagged)) != nil else { continue }
             names.append(Array(name.utf8))
-            events.append(event)
+            values.append(value)
         }
     }
 
-    /// The event for `bytes` if they spell a payload-less case in one of the two forms.
+    /// The value for `bytes` if they spell a payload-less case in one of the two forms.
     /// Input over the size limit never matches: the decoder rejects it, as it rejects
     /// every other input over a limit, so this shortcut enforces the same limits.
     ///
     /// The case name is compared in place with each known name (a length check, then a
     /// word at a time), followed by its closing quote; names with a byte JSON would
     /// escape are never in the table, so a match is a plain JSON string.
-    func match(_ bytes: UnsafeRawBufferPointer) -> Event? {
+    func match(_ bytes: UnsafeRawBufferPointer) -> Value? {
         let count = bytes.count
         if names.isEmpty || count > JSONLimits.default.maxBytes { return nil }
         // The form hosts send most, a bare name with nothing around it: one length
@@ -43,7 +43,7 @@ struct PayloadlessEvents<Event: Decodable> {
            base.load(as: UInt8.self) == UInt8(ascii: "\""),
            base.load(fromByteOffset: count - 1, as: UInt8.self) == UInt8(ascii: "\""),
            let index = caseIndex(Scanner(bytes, at: 1), length: count - 2) {
-            return events[index]
+            return values[index]
         }
         var scanner = Scanner(bytes)
         scanner.skipSpace()
@@ -71,7 +71,7 @@ struct PayloadlessEvents<Event: Decodable> {
         }
         scanner.skipSpace()
         guard scanner.atEnd else { return nil }
-        return events[index]
+        return values[index]
     }
 
     /// The index of the name that starts at the scanner's position and is followed by a
