@@ -300,7 +300,7 @@ public final class JSONPatchOutput {
     }
 
     /// Starts an operation: `opening` is `{"op":"<name>","path":"`.
-    private func begin(_ opening: StaticString) {
+    @inline(__always) private func begin(_ opening: StaticString) {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
         literal(opening)
@@ -316,8 +316,16 @@ public final class JSONPatchOutput {
             buffer.append(UInt8(ascii: "/"))
             switch path[k] {
             case 0:
-                let bytes = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: path[k + 1]), count: path[k + 2])
-                if !bytes.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
+                let start = UnsafePointer<UInt8>(bitPattern: path[k + 1])!, n = path[k + 2]
+                var plain = true
+                var i = 0
+                while i < n {
+                    let c = start[i]
+                    if c == UInt8(ascii: "~") || c == UInt8(ascii: "/") { plain = false; break }
+                    i &+= 1
+                }
+                let bytes = UnsafeBufferPointer(start: start, count: n)
+                if plain {
                     buffer.appendBytes(bytes)
                 } else {
                     for c in bytes {
