@@ -100,8 +100,7 @@ public final class JSONPatchOutput {
         if removed.count == mark { return }
         for index in mark..<removed.count {
             push(removed[index])
-            begin(#"{"op":"remove","path":""#)
-            out.append(UInt8(ascii: "}"))
+            begin(#"{"op":"remove","path":""#, then: #""}"#)
             pop()
         }
         removed.removeSubrange(mark...)
@@ -115,7 +114,7 @@ public final class JSONPatchOutput {
     public func add<T: JSONDirectCodable>(_ name: StaticString, _ value: T) throws {
         push(name)
         defer { pop() }
-        begin(#"{"op":"add","path":""#)
+        begin(#"{"op":"add","path":""#, then: #"","value":"#)
         try writeValue(value)
     }
 
@@ -123,26 +122,28 @@ public final class JSONPatchOutput {
 
     public func field(_ name: StaticString, _ old: Int, _ new: Int) throws {
         if old == new { return }
-        replace(name) { out in
-            // Most counts are small: their digits without a division loop.
-            if new >= 0 && new < 100_000 {
-                let v = UInt32(truncatingIfNeeded: new)
-                if v >= 10_000 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10_000)) }
-                if v >= 1_000 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10)) }
-                if v >= 100 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 100 % 10)) }
-                if v >= 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10)) }
-                out.append(0x30 &+ UInt8(truncatingIfNeeded: v % 10))
-            } else {
-                JSONWriter.writeInt(Int64(new), into: &out)
-            }
+        push(name)
+        begin(#"{"op":"replace","path":""#, then: #"","value":"#)
+        // Most counts are small: their digits without a division loop.
+        if new >= 0 && new < 100_000 {
+            let v = UInt32(truncatingIfNeeded: new)
+            if v >= 10_000 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10_000)) }
+            if v >= 1_000 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10)) }
+            if v >= 100 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 100 % 10)) }
+            if v >= 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10)) }
+            out.append(0x30 &+ UInt8(truncatingIfNeeded: v % 10))
+        } else {
+            JSONWriter.writeInt(Int64(new), into: &out)
         }
+        out.append(UInt8(ascii: "}"))
+        pop()
     }
 
     public func field<I: FixedWidthInteger & JSONDirectCodable>(_ name: StaticString, _ old: I, _ new: I) throws {
         if old == new { return }
         push(name)
         defer { pop() }
-        begin(#"{"op":"replace","path":""#)
+        begin(#"{"op":"replace","path":""#, then: #"","value":"#)
         try writeValue(new)
     }
 
@@ -185,8 +186,7 @@ public final class JSONPatchOutput {
            try writeEdits(new, from: seen.count, changes) {
             return
         }
-        begin(#"{"op":"replace","path":""#)
-        literal(#","value":"#)
+        begin(#"{"op":"replace","path":""#, then: #"","value":"#)
         try new._writeAll(into: &out)
         out.append(UInt8(ascii: "}"))
     }
@@ -277,16 +277,14 @@ public final class JSONPatchOutput {
 
     @inline(__always) private func replace(_ name: StaticString, _ write: (inout _ByteBuffer) -> Void) {
         push(name)
-        begin(#"{"op":"replace","path":""#)
-        literal(#","value":"#)
+        begin(#"{"op":"replace","path":""#, then: #"","value":"#)
         write(&out)
         out.append(UInt8(ascii: "}"))
         pop()
     }
 
-    /// `,"value":`, the value and `}`.
+    /// The value and `}`.
     private func writeValue<T: JSONDirectCodable>(_ value: T) throws {
-        literal(#","value":"#)
         var o = JSONOutput(appendingTo: out)
         var failure: Error?
         do {
@@ -299,13 +297,14 @@ public final class JSONPatchOutput {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Starts an operation: `opening` is `{"op":"<name>","path":"`.
-    @inline(__always) private func begin(_ opening: StaticString) {
+    /// Starts an operation: `opening` is `{"op":"<name>","path":"`, then the path, then
+    /// `then`: the end of the path's string and what follows it (`","value":`, `"}`).
+    @inline(__always) private func begin(_ opening: StaticString, then: StaticString) {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
         literal(opening)
         writePath(into: &out)
-        out.append(UInt8(ascii: "\""))
+        literal(then)
     }
 
     /// The JSON Pointer (RFC 6901) of the current member, as the inside of a JSON string.
@@ -360,8 +359,7 @@ public final class JSONPatchOutput {
         func element(_ op: StaticString, _ index: Int, at position: Int) throws {
             push(index: position)
             defer { pop() }
-            begin(op)
-            literal(#","value":"#)
+            begin(op, then: #"","value":"#)
             try array._writeElement(at: index, into: &out)
             out.append(UInt8(ascii: "}"))
         }
@@ -370,8 +368,7 @@ public final class JSONPatchOutput {
         if oldCount > plan.newCount {
             for index in stride(from: oldCount - 1, through: plan.newCount, by: -1) {
                 push(index: index)
-                begin(#"{"op":"remove","path":""#)
-                out.append(UInt8(ascii: "}"))
+                begin(#"{"op":"remove","path":""#, then: #""}"#)
                 pop()
             }
         } else if plan.newCount > oldCount {
