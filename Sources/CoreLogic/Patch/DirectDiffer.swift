@@ -206,6 +206,15 @@ struct _IntStack {
         count &+= 1
     }
 
+    /// Pushes three values with one capacity check.
+    @inline(__always) mutating func push(_ a: Int, _ b: Int, _ c: Int) {
+        if count &+ 3 > capacity { grow() }
+        base[count] = a
+        base[count &+ 1] = b
+        base[count &+ 2] = c
+        count &+= 3
+    }
+
     @inline(__always) mutating func truncate(to n: Int) { count = n }
 
     private mutating func grow() {

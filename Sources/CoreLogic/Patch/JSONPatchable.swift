@@ -67,27 +67,26 @@ public final class JSONPatchOutput {
 
     /// Starts a patch after the bytes of `buffer` (taken back with `finish`).
     func start(appendingTo buffer: _ByteBuffer) {
+        // The path and the pending removals are empty: a patch ends with both empty, and
+        // `abandon` empties them.
         out = buffer
         first = true
-        path.truncate(to: 0)
-        if !removed.isEmpty { removed.removeAll(keepingCapacity: true) }
         out.append(UInt8(ascii: "["))
     }
 
     /// Ends the patch and hands back the buffer (which may have moved).
     func finish() -> _ByteBuffer {
         out.append(UInt8(ascii: "]"))
-        let taken = out
-        out = _ByteBuffer(borrowing: UnsafeMutablePointer(bitPattern: 1)!, capacity: 0)
-        return taken
+        // `out` is not the owner's any more; the next `start` replaces it unread.
+        return out
     }
 
     /// Hands back the buffer after a failed patch, its bytes from `start` on forgotten.
     func abandon(truncatingTo start: Int) -> _ByteBuffer {
-        var taken = out
-        taken.truncate(to: start)
-        out = _ByteBuffer(borrowing: UnsafeMutablePointer(bitPattern: 1)!, capacity: 0)
-        return taken
+        path.truncate(to: 0)
+        if !removed.isEmpty { removed.removeAll(keepingCapacity: true) }
+        out.truncate(to: start)
+        return out
     }
 
     // MARK: Objects
@@ -259,16 +258,12 @@ public final class JSONPatchOutput {
     }
 
     @inline(__always) private func push(_ name: StaticString) {
-        path.push(0)
-        path.push(Int(bitPattern: name.utf8Start))
-        path.push(name.utf8CodeUnitCount)
+        path.push(0, Int(bitPattern: name.utf8Start), name.utf8CodeUnitCount)
     }
 
     /// An index, or -1 for the end of an array.
     @inline(__always) private func push(index: Int) {
-        path.push(index < 0 ? 2 : 1)
-        path.push(index)
-        path.push(0)
+        path.push(index < 0 ? 2 : 1, index, 0)
     }
 
     @inline(__always) private func pop() {
