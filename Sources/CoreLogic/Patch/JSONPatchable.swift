@@ -38,7 +38,10 @@ struct _TypedDiffUnsupported: Error {}
 public final class JSONPatchOutput {
     // Unchecked exclusivity: one differ owns this, used under its system's lock, one call
     // at a time; nothing called from here reaches back into it.
-    @exclusivity(unchecked) var out = _ByteBuffer(capacity: 16)
+    /// The buffer of the patch being written: the caller's, lent from `start` to `finish`
+    /// (never freed here; until the first `start`, a byte of memory that is never written).
+    @exclusivity(unchecked) var out = _ByteBuffer(borrowing: JSONPatchOutput.placeholder, capacity: 1)
+    private static let placeholder = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
     @exclusivity(unchecked) private var first = true
     /// The path, 3 integers per component: a key (0, its bytes' address, their count), an
     /// index (1, the index, 0) or the end of an array, `-` (2, 0, 0).
