@@ -18,7 +18,13 @@ PYTHON   ?= $(CURDIR)/$(VENV)/bin/python
 # features), only the functions of corelogic.h exported; each function in a section of
 # its own, public Swift symbols not kept for other link units, identical functions
 # folded, so the linker drops what the exports do not reach (docs/performance.md).
+# The C++ runtime the static Swift runtime needs is linked in too: the toolchain names
+# `-lstdc++`, and a directory that holds only the static archive, searched first, turns
+# that into the archive (its symbols stay local: the export map), so a host does not load
+# libstdc++ at start-up (docs/performance.md, "Start-up and memory").
+STATIC_CXX := $(CURDIR)/.build/static-cxx
 APP_FLAGS := -c release -Xswiftc -static-stdlib -Xswiftc -cross-module-optimization \
+             -Xswiftc -L -Xswiftc $(STATIC_CXX) \
              -Xlinker --version-script=$(CURDIR)/include/corelogic.map \
              -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xfrontend -Xswiftc -internalize-at-link \
              -Xlinker --icf=safe
@@ -42,9 +48,14 @@ CHECKED        := $(if $(VALGRIND),$(VALGRIND) $(VALGRIND_FLAGS))
 .PHONY: all lib help setup test clean
 all: lib
 
-lib:
+lib: $(STATIC_CXX)/libstdc++.a
 	$(COOKBOOK_BUILD) $(APP_FLAGS) --product cookbook
 	@ldd $(LIB) | grep -q 'libswift' && { echo "error: $(LIB) links a shared Swift runtime"; exit 1; } || true
+	@readelf -d $(LIB) | grep -q 'NEEDED.*libstdc++' && { echo "error: $(LIB) needs the shared C++ runtime"; exit 1; } || true
+
+$(STATIC_CXX)/libstdc++.a:
+	mkdir -p $(STATIC_CXX)
+	ln -sf "$$($(CC) -print-file-name=libstdc++.a)" $@
 	@echo "built $(LIB)"
 
 # ---- what `make test` runs, suite by suite ------------------------------------------
@@ -253,7 +264,7 @@ schemas-update: lib
 
 # Regenerates the direct JSON conformances after a change to a feature's types. The schema
 # comes from a library built without them (they may not compile against the new types).
-direct-update:
+direct-update: $(STATIC_CXX)/libstdc++.a
 	$(SWIFT) build --package-path $(COOKBOOK) --scratch-path .build/codable-only $(APP_FLAGS) --product cookbook -Xswiftc -DCORELOGIC_NO_DIRECT_JSON
 	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --library .build/codable-only/release/libcookbook.so
 
@@ -407,7 +418,7 @@ bench-instructions: lib | $(C_OUT)
 SIZE_OUT := .build/size
 bench-size: lib
 	@mkdir -p $(SIZE_OUT)
-	$(SWIFT)c -emit-library -O -static-stdlib -module-name Empty Benchmarks/size/empty.swift -o $(SIZE_OUT)/libempty.so \
+	$(SWIFT)c -emit-library -O -static-stdlib -L $(STATIC_CXX) -module-name Empty Benchmarks/size/empty.swift -o $(SIZE_OUT)/libempty.so \
 	    -Xlinker --gc-sections -Xlinker --icf=safe -Xlinker --version-script=$(CURDIR)/Benchmarks/size/empty.map
 	@echo "== Size of the app's library =="
 	$(PYTHON) Benchmarks/size/size.py $(LIB) $(SIZE_OUT)/libempty.so
