@@ -51,8 +51,10 @@ function index(array, token, allowEnd) {
   return at;
 }
 
-/** A copy of `container` for this patch, or the container itself when this patch made it. */
+/** A copy of `container` for this patch, or the container itself when this patch made it
+ * (`fresh`: the containers it made; null for a patch of one operation). */
 function copy(container, fresh) {
+  if (fresh === null) return Array.isArray(container) ? container.slice() : { ...container };
   if (fresh.has(container)) return container;
   const made = Array.isArray(container) ? container.slice() : { ...container };
   fresh.add(made);
@@ -106,7 +108,8 @@ function applyOperation(root, operation, fresh) {
 /** Applies an RFC 6902 patch (the library's subset) to `state`; returns the new state. */
 function applyPatch(state, patch) {
   if (!Array.isArray(patch)) fail('a patch is an array of operations');
-  const fresh = new Set();
+  // A patch of one operation (the usual step) copies each container once anyway.
+  const fresh = patch.length > 1 ? new Set() : null;
   let result = state;
   for (const operation of patch) result = applyOperation(result, operation, fresh);
   return result;

@@ -89,7 +89,8 @@ public final class StateMirror {
     public static Object applyPatch(Object value, List<?> patch) {
         Object root = value;
         // The containers this patch made: changed in place by its later operations.
-        Set<Object> fresh = Collections.newSetFromMap(new IdentityHashMap<>());
+        // A patch of one operation (the usual step) copies each container once anyway.
+        Set<Object> fresh = patch.size() > 1 ? Collections.newSetFromMap(new IdentityHashMap<>()) : null;
         for (Object operation : patch) root = applyOperation(root, Json.object(operation), fresh);
         return root;
     }
@@ -137,15 +138,18 @@ public final class StateMirror {
         return true;
     }
 
-    /** A copy of {@code container} for this patch, or the container itself when this patch made it. */
+    /**
+     * A copy of {@code container} for this patch, or the container itself when this patch
+     * made it ({@code fresh}: the containers it made; null for a patch of one operation).
+     */
     @SuppressWarnings("unchecked")
     private static Object copy(Object container, Set<Object> fresh) {
-        if (fresh.contains(container)) return container;
+        if (fresh != null && fresh.contains(container)) return container;
         Object made;
         if (container instanceof Map<?, ?> map) made = new LinkedHashMap<>((Map<String, Object>) map);
         else if (container instanceof List<?> list) made = new ArrayList<>((List<Object>) list);
         else throw failure("no container on the path");
-        fresh.add(made);
+        if (fresh != null) fresh.add(made);
         return made;
     }
 
