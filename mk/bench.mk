@@ -33,7 +33,7 @@ bench-instructions: lib | $(C_OUT) ## instructions per event on each hot path, a
 SIZE_OUT := .build/size
 bench-size: lib ## the app's library: as built, stripped, gzipped, the Swift runtime's share
 	@mkdir -p $(SIZE_OUT)
-	$(SWIFT)c -emit-library -O -static-stdlib -module-name Empty Benchmarks/size/empty.swift -o $(SIZE_OUT)/libempty.so \
+	$(SWIFT)c -emit-library -O -static-stdlib $(if $(LIB_NEEDS),-L $(CURDIR)/$(STATIC_CXX)) -module-name Empty Benchmarks/size/empty.swift -o $(SIZE_OUT)/libempty.so \
 	    -Xlinker --gc-sections -Xlinker --icf=safe -Xlinker --version-script=$(CURDIR)/Benchmarks/size/empty.map
 	@echo "== Size of the app's library =="
 	$(PYTHON) Benchmarks/size/size.py $(LIB) $(SIZE_OUT)/libempty.so

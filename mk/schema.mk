@@ -37,6 +37,6 @@ schemas-update: lib ## rewrites the cookbook's committed schemas
 
 # Regenerates the direct JSON conformances after a change to a feature's types. The schema
 # comes from a library built without them (they may not compile against the new types).
-direct-update: ## regenerates the cookbook's direct JSON conformances
+direct-update: $(LIB_NEEDS) ## regenerates the cookbook's direct JSON conformances
 	$(SWIFT) build --package-path $(COOKBOOK) --scratch-path .build/codable-only $(APP_FLAGS) --product cookbook -Xswiftc -DCORELOGIC_NO_DIRECT_JSON
 	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --library .build/codable-only/release/libcookbook.so

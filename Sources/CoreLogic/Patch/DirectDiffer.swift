@@ -175,7 +175,7 @@ final class _TrackedArrayCollector {
         out.beforeValue()
         let index = UInt32(truncatingIfNeeded: arrays.count)
         arrays.append(array)
-        marks.append(_TrackedMark(branch: array._branch, generation: array._generation, count: array.count))
+        marks.append(_TrackedMark(branch: array._branch, generation: array._generation, count: array._markCount))
         offsets.append(out.buf.count)
         out.buf.append(0x01)
         out.buf.append(UInt8(truncatingIfNeeded: index))
@@ -206,6 +206,15 @@ struct _IntStack {
         count &+= 1
     }
 
+    /// Pushes three values with one capacity check.
+    @inline(__always) mutating func push(_ a: Int, _ b: Int, _ c: Int) {
+        if count &+ 3 > capacity { grow() }
+        base[count] = a
+        base[count &+ 1] = b
+        base[count &+ 2] = c
+        count &+= 3
+    }
+
     @inline(__always) mutating func truncate(to n: Int) { count = n }
 
     private mutating func grow() {
@@ -220,7 +229,9 @@ struct _IntStack {
 }
 
 /// One comparison of the bytes of the last state with the new ones, writing operations.
-private struct _SpanWalk {
+/// The field-by-field differ (``JSONPatchOutput``) uses it for a member compared by its
+/// bytes, with that member's path as `prefix` of every path it writes.
+struct _SpanWalk {
     let old: UnsafeBufferPointer<UInt8>
     let new: UnsafeBufferPointer<UInt8>
     let oldMarks: [_TrackedMark]
@@ -230,14 +241,19 @@ private struct _SpanWalk {
     var spans: _IntStack
     var path: _IntStack
     var out: _ByteBuffer
-    var first = true
+    /// The JSON Pointer every path starts with, as the inside of a JSON string.
+    let prefix: UnsafeBufferPointer<UInt8>
+    var first: Bool
 
     // Path components: (kind, a, b). Keys are byte spans of a buffer, without quotes.
     private static let newKey = 0, oldKey = 1, index = 2, end = 3
 
     init(old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, oldMarks: [_TrackedMark],
-         tracked: _TrackedArrayCollector, changed: UnsafeBufferPointer<Int>, spans: _IntStack, path: _IntStack, out: _ByteBuffer) {
+         tracked: _TrackedArrayCollector, changed: UnsafeBufferPointer<Int>, spans: _IntStack, path: _IntStack, out: _ByteBuffer,
+         prefix: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0), first: Bool = true) {
         self.old = old
+        self.prefix = prefix
+        self.first = first
         self.new = new
         self.oldMarks = oldMarks
         self.tracked = tracked
@@ -561,6 +577,7 @@ private struct _SpanWalk {
         literal(#"{"op":""#)
         literal(op)
         literal(#"","path":""#)
+        out.appendBytes(prefix)
         // The JSON Pointer (RFC 6901) as a JSON string. A key's bytes are already escaped
         // for JSON, by the rules the pointer's string would use, and escaping leaves `~`
         // and `/` alone: so the pointer's escapes are applied to those bytes directly.

@@ -25,7 +25,9 @@
 ///
 /// A state with a direct JSON conformance (`JSONDirectCodable`) is not walked through
 /// `Encodable`: ``_DirectDiffer`` compares the bytes of its last and new JSON instead,
-/// and writes the same operations.
+/// and writes the same operations; one with a generated patch as well (`JSONPatchable`)
+/// is compared field by field (``_TypedDiffer``), the byte differ taking over a diff the
+/// fields cannot write.
 final class StateDiffer<State: Encodable> {
     // Unchecked exclusivity: a differ is used by its owner under the system's lock, one
     // call at a time, and no access to these overlaps another.
@@ -35,20 +37,29 @@ final class StateDiffer<State: Encodable> {
     @exclusivity(unchecked) private var opaque = false
     /// The byte differ, for a state with a direct conformance (nil: the shadow tree).
     @exclusivity(unchecked) private var direct: _DirectDiffer<State>?
+    /// The field-by-field differ, for a state with a generated patch (nil: `direct`).
+    @exclusivity(unchecked) private var typed: _TypedDiffer<State>?
 
-    /// - Parameter direct: false to use the shadow tree even for a state with a direct
-    ///   conformance (tests compare both).
-    init(direct: Bool = true) {
+    /// - Parameters:
+    ///   - direct: false to use the shadow tree even for a state with a direct
+    ///     conformance (tests compare both).
+    ///   - typed: false to use the byte differ even for a state with a generated patch.
+    init(direct: Bool = true, typed: Bool = true) {
         self.direct = direct ? _DirectDiffer<State>.make() : nil
+        self.typed = direct && typed && self.direct != nil ? _TypedDiffer<State>.make() : nil
     }
 
     /// Starts over from `state`, as if the host had just received it whole. O(state).
     func reset(to state: State) throws {
         opaque = false
         if let direct {
-            if direct.reset(to: state) { return }
+            if direct.reset(to: state) {
+                typed?.reset(to: state)
+                return
+            }
             // Its `writeJSON` declined this state (the `Codable` path decides): the tree.
             self.direct = nil
+            typed = nil
         }
         let context = _DiffContext(needFullBytes: false)
         let node = try context.visit(state, previous: nil)
@@ -62,20 +73,34 @@ final class StateDiffer<State: Encodable> {
     /// On error (a value that cannot be encoded), nothing is appended and the last state
     /// stays the one before.
     func diff(to state: State, into out: inout [UInt8]) throws {
-        if let direct, !opaque {
+        if direct != nil, !opaque {
             var buffer = _ByteBuffer(capacity: 256)
             defer { buffer.release() }
-            if try direct.diff(to: state, into: &buffer) {
-                out.append(contentsOf: buffer.buffer)
-                return
-            }
+            try diff(to: state, into: &buffer)
+            out.append(contentsOf: buffer.buffer)
+            return
         }
         try treeDiff(to: state, into: &out)
     }
 
     /// `diff(to:into:)` appending to a byte buffer (a batch's), in its memory.
     func diff(to state: State, into out: inout _ByteBuffer) throws {
-        if let direct, !opaque, try direct.diff(to: state, into: &out) { return }
+        if let typed, !opaque, typed.hasLast {
+            do {
+                try typed.diff(to: state, into: &out)
+                return
+            } catch is _TypedDiffUnsupported {
+                self.typed = nil
+            } catch {}
+            // The byte differ writes this one (or throws its error), from the same last
+            // state. A shadow was written before, so it can be written again.
+            if let direct, direct.reset(to: typed.last), try direct.diff(to: state, into: &out) {
+                self.typed?.advance(to: state)
+                return
+            }
+        } else if let direct, !opaque, try direct.diff(to: state, into: &out) {
+            return
+        }
         var bytes: [UInt8] = []
         try treeDiff(to: state, into: &bytes)
         bytes.withUnsafeBufferPointer { out.appendBytes($0) }

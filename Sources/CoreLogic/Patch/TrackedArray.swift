@@ -19,14 +19,19 @@ public struct TrackedArray<Element> {
     final class Storage {
         @usableFromInline var elements: [Element]
         var history: _ArrayChangeHistory
+        /// A differ's shadow of a list (no elements): how many the list had; -1 otherwise.
+        let shadowCount: Int
 
-        init(_ elements: [Element], history: _ArrayChangeHistory) {
+        init(_ elements: [Element], history: _ArrayChangeHistory, shadowCount: Int = -1) {
             self.elements = elements
             self.history = history
+            self.shadowCount = shadowCount
         }
     }
 
     @usableFromInline var storage: Storage
+
+    private init(storage: Storage) { self.storage = storage }
 
     /// An empty array.
     public init() { storage = Storage([], history: _ArrayChangeHistory()) }
@@ -248,6 +253,13 @@ struct _ArrayChangeHistory {
 
     init() { branch = _ArrayChangeHistory.newBranch() }
 
+    /// No changes, stamped where another history is: a differ's shadow of a list.
+    init(branch: UInt64, generation: UInt64) {
+        self.branch = branch
+        self.generation = generation
+        self.firstGeneration = generation
+    }
+
     private static func newBranch() -> UInt64 {
         var generator = SystemRandomNumberGenerator()
         return generator.next()
@@ -291,6 +303,8 @@ protocol _ChangeTrackedArray {
     var _branch: UInt64 { get }
     var _generation: UInt64 { get }
     var count: Int { get }
+    /// `count`, or for a differ's shadow the count of the list it stands for.
+    var _markCount: Int { get }
     func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>?
     func _encodeElement(at index: Int, into out: inout [UInt8]) throws
     func _encodeAll(into out: inout [UInt8]) throws
@@ -299,9 +313,6 @@ protocol _ChangeTrackedArray {
 }
 
 extension TrackedArray: _ChangeTrackedArray where Element: Encodable {
-    var _branch: UInt64 { storage.history.branch }
-    var _generation: UInt64 { storage.history.generation }
-
     func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>? {
         storage.history.changes(since: seen, of: branch)
     }
@@ -320,5 +331,22 @@ extension TrackedArray: _ChangeTrackedArray where Element: Encodable {
 
     func _writeAll(into out: inout _ByteBuffer) throws {
         try JSONCoding.encode(storage.elements, into: &out)
+    }
+}
+
+// MARK: - A differ's shadow (internal)
+
+extension TrackedArray {
+    var _branch: UInt64 { storage.history.branch }
+    var _generation: UInt64 { storage.history.generation }
+    var _markCount: Int { storage.shadowCount >= 0 ? storage.shadowCount : storage.elements.count }
+
+    /// What the field-by-field differ keeps of this list: where its history is and how
+    /// many elements it has, none of them (holding the list would make the reducer's next
+    /// mutation copy it). `old`, the last shadow, is reused while the list is unchanged.
+    func _patchShadow(reusing old: TrackedArray?) -> TrackedArray {
+        if let old, old._branch == _branch, old._generation == _generation, old._markCount == count { return old }
+        return TrackedArray(storage: Storage([], history: _ArrayChangeHistory(branch: _branch, generation: _generation),
+                                             shadowCount: count))
     }
 }

@@ -1217,7 +1217,49 @@ class _Swift:
             out.append(f"            {arguments[-1]})")
         out += [
                 "        try input.endObject()", "        return value", "    }", "}"]
+        return out + [""] + self.patchable(name, fields)
+
+    def patchable(self, name: str, fields: List[Tuple[str, bool]]) -> List[str]:
+        """The struct's ``JSONPatchable`` conformance: each field compared through the
+        ``JSONPatchOutput.field`` overload its Swift type selects; an optional one added
+        when it appears and removed (after the other members) when it becomes nil."""
+        out = [f"extension {name}: JSONPatchable {{",
+               f"    public func writePatch(from old: {name}, to patch: JSONPatchOutput) throws {{",
+               "        let members = patch.beginObject()"]
+        for field, required in fields:
+            key, member = _swift_string(field), _swift_name(field)
+            if required:
+                out.append(f"        try patch.field({key}, old.{member}, self.{member})")
+                continue
+            out += [f"        if let new = self.{member} {{",
+                    f"            if let was = old.{member} {{ try patch.field({key}, was, new) }} else {{ try patch.add({key}, new) }}",
+                    f"        }} else if old.{member} != nil {{",
+                    f"            patch.remove({key})",
+                    "        }"]
+        out += ["        patch.endObject(members)", "    }", ""]
+        # Only a member that may hold a list (an array, or a struct) can hold a tracked
+        # one to drop from the shadow; the others are kept as they are.
+        properties = self.schema.defs[name].get("properties", {})
+        lists = [field for field, _ in fields if self.may_hold_list(properties[field])]
+        if not lists:
+            out += [f"    public func patchShadow(reusing old: {name}?) -> {name} {{ self }}", "}"]
+            return out
+        out += [f"    public func patchShadow(reusing old: {name}?) -> {name} {{",
+                "        var shadow = self"]
+        out += [f"        JSONPatchOutput.shadow(&shadow.{_swift_name(field)}, old?.{_swift_name(field)})" for field in lists]
+        out += ["        return shadow", "    }", "}"]
         return out
+
+    def may_hold_list(self, node: Dict[str, Any]) -> bool:
+        if node.get("type") == "array":
+            return True
+        if "anyOf" in node:
+            return any(self.may_hold_list(member) for member in node["anyOf"])
+        if "$ref" in node:
+            target = self.schema.target(node)
+            return target in self.schema.defs and "oneOf" not in self.schema.defs[target] \
+                and self.schema.kind(target) == "struct"
+        return False
 
     def enum(self, name: str) -> List[str]:
         cases = self.schema.cases(name)

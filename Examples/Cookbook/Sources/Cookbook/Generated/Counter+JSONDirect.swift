@@ -26,6 +26,16 @@ extension Counter.State: JSONDirectCodable {
     }
 }
 
+extension Counter.State: JSONPatchable {
+    public func writePatch(from old: Counter.State, to patch: JSONPatchOutput) throws {
+        let members = patch.beginObject()
+        try patch.field("count", old.count, self.count)
+        patch.endObject(members)
+    }
+
+    public func patchShadow(reusing old: Counter.State?) -> Counter.State { self }
+}
+
 extension Counter.Event: JSONDirectCodable {
     public func writeJSON(to out: inout JSONOutput) throws {
         switch self {

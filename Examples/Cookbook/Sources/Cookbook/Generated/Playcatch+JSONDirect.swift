@@ -29,6 +29,17 @@ extension Playcatch.State: JSONDirectCodable {
     }
 }
 
+extension Playcatch.State: JSONPatchable {
+    public func writePatch(from old: Playcatch.State, to patch: JSONPatchOutput) throws {
+        let members = patch.beginObject()
+        try patch.field("ball", old.ball, self.ball)
+        try patch.field("throwCount", old.throwCount, self.throwCount)
+        patch.endObject(members)
+    }
+
+    public func patchShadow(reusing old: Playcatch.State?) -> Playcatch.State { self }
+}
+
 extension Playcatch.Player: JSONDirectCodable {
     public func writeJSON(to out: inout JSONOutput) throws {
         try rawValue.writeJSON(to: &out)
@@ -73,6 +84,16 @@ extension Playcatch.TimerRequest: JSONDirectCodable {
         try input.endObject()
         return value
     }
+}
+
+extension Playcatch.TimerRequest: JSONPatchable {
+    public func writePatch(from old: Playcatch.TimerRequest, to patch: JSONPatchOutput) throws {
+        let members = patch.beginObject()
+        try patch.field("seconds", old.seconds, self.seconds)
+        patch.endObject(members)
+    }
+
+    public func patchShadow(reusing old: Playcatch.TimerRequest?) -> Playcatch.TimerRequest { self }
 }
 
 #endif

@@ -35,6 +35,32 @@ extension Search.State: JSONDirectCodable {
     }
 }
 
+extension Search.State: JSONPatchable {
+    public func writePatch(from old: Search.State, to patch: JSONPatchOutput) throws {
+        let members = patch.beginObject()
+        try patch.field("query", old.query, self.query)
+        try patch.field("items", old.items, self.items)
+        if let new = self.nextURL {
+            if let was = old.nextURL { try patch.field("nextURL", was, new) } else { try patch.add("nextURL", new) }
+        } else if old.nextURL != nil {
+            patch.remove("nextURL")
+        }
+        try patch.field("shouldLoadNextPage", old.shouldLoadNextPage, self.shouldLoadNextPage)
+        if let new = self.lastError {
+            if let was = old.lastError { try patch.field("lastError", was, new) } else { try patch.add("lastError", new) }
+        } else if old.lastError != nil {
+            patch.remove("lastError")
+        }
+        patch.endObject(members)
+    }
+
+    public func patchShadow(reusing old: Search.State?) -> Search.State {
+        var shadow = self
+        JSONPatchOutput.shadow(&shadow.items, old?.items)
+        return shadow
+    }
+}
+
 extension Search.Repository: JSONDirectCodable {
     public func writeJSON(to out: inout JSONOutput) throws {
         out.beginObject()
@@ -53,6 +79,18 @@ extension Search.Repository: JSONDirectCodable {
         try input.endObject()
         return value
     }
+}
+
+extension Search.Repository: JSONPatchable {
+    public func writePatch(from old: Search.Repository, to patch: JSONPatchOutput) throws {
+        let members = patch.beginObject()
+        try patch.field("id", old.id, self.id)
+        try patch.field("name", old.name, self.name)
+        try patch.field("stars", old.stars, self.stars)
+        patch.endObject(members)
+    }
+
+    public func patchShadow(reusing old: Search.Repository?) -> Search.Repository { self }
 }
 
 extension Search.LoadError: JSONDirectCodable {
@@ -129,6 +167,16 @@ extension Search.PageRequest: JSONDirectCodable {
     }
 }
 
+extension Search.PageRequest: JSONPatchable {
+    public func writePatch(from old: Search.PageRequest, to patch: JSONPatchOutput) throws {
+        let members = patch.beginObject()
+        try patch.field("url", old.url, self.url)
+        patch.endObject(members)
+    }
+
+    public func patchShadow(reusing old: Search.PageRequest?) -> Search.PageRequest { self }
+}
+
 extension Search.RetryRequest: JSONDirectCodable {
     public func writeJSON(to out: inout JSONOutput) throws {
         out.beginObject()
@@ -142,6 +190,16 @@ extension Search.RetryRequest: JSONDirectCodable {
         try input.endObject()
         return value
     }
+}
+
+extension Search.RetryRequest: JSONPatchable {
+    public func writePatch(from old: Search.RetryRequest, to patch: JSONPatchOutput) throws {
+        let members = patch.beginObject()
+        try patch.field("seconds", old.seconds, self.seconds)
+        patch.endObject(members)
+    }
+
+    public func patchShadow(reusing old: Search.RetryRequest?) -> Search.RetryRequest { self }
 }
 
 #endif

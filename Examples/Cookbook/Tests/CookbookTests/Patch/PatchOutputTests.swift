@@ -448,13 +448,16 @@ final class PatchOutputTests: XCTestCase {
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "[]")
     }
 
-    /// The byte differ (a state with a direct conformance) writes exactly the operations
-    /// of the shadow tree, for random changes to every part of the search state.
-    func testTheByteDifferWritesTheTreeDiffersPatches() throws {
+    /// The field-by-field differ (a state with a generated patch) and the byte differ (a
+    /// state with a direct conformance) write exactly the operations of the shadow tree,
+    /// for random changes to every part of the search state.
+    func testTheTypedAndByteDiffersWriteTheTreeDiffersPatches() throws {
         var random = SeededGenerator(seed: 11)
         var state = Search.State()
-        let bytes = StateDiffer<Search.State>()
+        let typed = StateDiffer<Search.State>()
+        let bytes = StateDiffer<Search.State>(typed: false)
         let tree = StateDiffer<Search.State>(direct: false)
+        try typed.reset(to: state)
         try bytes.reset(to: state)
         try tree.reset(to: state)
         var mirror = try JSONCoding.encodeToValue(state)
@@ -484,10 +487,13 @@ final class PatchOutputTests: XCTestCase {
             default: break
             }
             _ = copy
+            var fromTyped: [UInt8] = []
             var fromBytes: [UInt8] = []
             var fromTree: [UInt8] = []
+            try typed.diff(to: state, into: &fromTyped)
             try bytes.diff(to: state, into: &fromBytes)
             try tree.diff(to: state, into: &fromTree)
+            XCTAssertEqual(String(decoding: fromTyped, as: UTF8.self), String(decoding: fromTree, as: UTF8.self), "round \(round)")
             XCTAssertEqual(String(decoding: fromBytes, as: UTF8.self), String(decoding: fromTree, as: UTF8.self), "round \(round)")
             mirror = try TestPatch.apply(try JSONParser.parse(fromBytes), to: mirror)
             XCTAssertTrue(TestPatch.same(mirror, try JSONCoding.encodeToValue(state)), "round \(round)")

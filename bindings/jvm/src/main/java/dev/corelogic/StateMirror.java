@@ -1,9 +1,12 @@
 package dev.corelogic;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The host's copy of a system's state in patch mode.
@@ -16,8 +19,9 @@ import java.util.Map;
  * }</pre>
  *
  * <p>Applying never changes a state it returned before: the containers along each
- * changed path are copied and everything else is shared, so each revision is a value of
- * its own. Not thread-safe: one mirror per consumer, or synchronize.
+ * changed path are copied, once per patch however many of its operations pass through
+ * them (a page of appended items copies the list once, not once per item), and
+ * everything else is shared, so each revision is a value of its own. Not thread-safe: one mirror per consumer, or synchronize.
  */
 public final class StateMirror {
     private long revision;
@@ -84,7 +88,10 @@ public final class StateMirror {
      */
     public static Object applyPatch(Object value, List<?> patch) {
         Object root = value;
-        for (Object operation : patch) root = applyOperation(root, Json.object(operation));
+        // The containers this patch made: changed in place by its later operations.
+        // A patch of one operation (the usual step) copies each container once anyway.
+        Set<Object> fresh = patch.size() > 1 ? Collections.newSetFromMap(new IdentityHashMap<>()) : null;
+        for (Object operation : patch) root = applyOperation(root, Json.object(operation), fresh);
         return root;
     }
 
@@ -131,15 +138,23 @@ public final class StateMirror {
         return true;
     }
 
+    /**
+     * A copy of {@code container} for this patch, or the container itself when this patch
+     * made it ({@code fresh}: the containers it made; null for a patch of one operation).
+     */
     @SuppressWarnings("unchecked")
-    private static Object copy(Object container) {
-        if (container instanceof Map<?, ?> map) return new LinkedHashMap<>((Map<String, Object>) map);
-        if (container instanceof List<?> list) return new ArrayList<>((List<Object>) list);
-        throw failure("no container on the path");
+    private static Object copy(Object container, Set<Object> fresh) {
+        if (fresh != null && fresh.contains(container)) return container;
+        Object made;
+        if (container instanceof Map<?, ?> map) made = new LinkedHashMap<>((Map<String, Object>) map);
+        else if (container instanceof List<?> list) made = new ArrayList<>((List<Object>) list);
+        else throw failure("no container on the path");
+        if (fresh != null) fresh.add(made);
+        return made;
     }
 
     @SuppressWarnings("unchecked")
-    private static Object applyOperation(Object root, Map<String, Object> operation) {
+    private static Object applyOperation(Object root, Map<String, Object> operation, Set<Object> fresh) {
         Object op = operation.get("op");
         if (!"add".equals(op) && !"remove".equals(op) && !"replace".equals(op)) {
             throw failure("unsupported op " + Json.write(op));
@@ -151,19 +166,19 @@ public final class StateMirror {
             if ("remove".equals(op)) throw failure("cannot remove the whole state");
             return value;
         }
-        Object top = copy(root);
+        Object top = copy(root, fresh);
         Object parent = top;
         for (int i = 0; i < parts.size() - 1; i++) {
             String token = parts.get(i);
             if (parent instanceof List<?> list) {
                 int at = index(list, token, false);
-                Object child = copy(list.get(at));
+                Object child = copy(list.get(at), fresh);
                 ((List<Object>) list).set(at, child);
                 parent = child;
             } else {
                 Map<String, Object> map = (Map<String, Object>) parent;
                 if (!map.containsKey(token)) throw failure("no member " + Json.write(token));
-                Object child = copy(map.get(token));
+                Object child = copy(map.get(token), fresh);
                 map.put(token, child);
                 parent = child;
             }
