@@ -14,8 +14,6 @@ Every loop's system counts every increment, checked at the end.
 
 from __future__ import annotations
 
-import ctypes
-import json
 import statistics
 import sys
 import time
@@ -24,28 +22,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
 
 import corelogic  # noqa: E402
+from bench import bare_send_round  # noqa: E402  (the floor, as bindings/python/bench.py times it)
 
 ROUNDS = 7
 CALLS = 50_000
-
-
-def floor_round(library: corelogic.Library, handle: int, calls: int) -> "tuple[float, int]":
-    send = library.corelogic_system_send
-    free = library.corelogic_free
-    string_at = ctypes.string_at
-    loads = json.loads
-    out = ctypes.c_void_p()
-    ref = ctypes.byref(out)
-    event = b'"increment"'
-    sink = 0
-    started = time.perf_counter()
-    for _ in range(calls):
-        if send(handle, event, ref):
-            raise RuntimeError("send failed")
-        pointer = out.value
-        sink += loads(string_at(pointer))["state"]["count"]
-        free(pointer)
-    return (time.perf_counter() - started) / calls, sink
 
 
 def binding_round(system: corelogic.System, calls: int) -> "tuple[float, int]":
@@ -63,7 +43,7 @@ def main() -> int:
     full = corelogic.System("counter", library=library)
     patch = corelogic.System("counter", library=library, output="patch")
     loops = {
-        "floor": lambda calls: floor_round(library, floor_system._handle, calls),
+        "floor": lambda calls: (bare_send_round(library, floor_system._handle, calls) / calls, calls),
         "full": lambda calls: binding_round(full, calls),
         "patch": lambda calls: binding_round(patch, calls),
     }
