@@ -165,7 +165,7 @@ public final class JSONPatchOutput {
     /// Compared by UTF-8 bytes, as hosts compare strings (not by canonical equivalence).
     public func field(_ name: StaticString, _ old: String, _ new: String) throws {
         if JSONIdentity.bitwiseIdentical(old, new) || old.utf8.elementsEqual(new.utf8) { return }
-        replace(name) { $0.appendJSONString(new) }
+        replace(name) { JSONWriter.writeString(new, into: &$0) }
     }
 
     /// A struct with a generated patch: compared field by field, unless it is the very
@@ -246,7 +246,7 @@ public final class JSONPatchOutput {
         buffer.truncate(to: 0)
         collector.begin()
         var o = JSONOutput(appendingTo: buffer)
-        o.trackedArrays = Unmanaged.passUnretained(collector)
+        o.context = Unmanaged.passUnretained(collector).toOpaque()
         var failure: Error?
         do {
             try value.writeJSON(to: &o)
@@ -336,7 +336,7 @@ public final class JSONPatchOutput {
                     }
                 }
             case 1:
-                JSONWriter.writeUInt(UInt64(path[k + 1]), into: &buffer)
+                JSONWriter.writeUnsigned(UInt64(path[k + 1]), into: &buffer)
             default:
                 buffer.append(UInt8(ascii: "-"))
             }
