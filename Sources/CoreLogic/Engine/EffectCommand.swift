@@ -5,7 +5,7 @@ public enum EffectCommand {
     /// Stop the running effect with this id; any later input for it is stale.
     case cancel(id: UInt64)
     /// Start a new effect for the named feedback with this request.
-    case start(id: UInt64, feedback: String, request: any Encodable)
+    case start(id: UInt64, feedback: String, request: AnyJSONEncodable)
 
     /// The effect id the command is about.
     public var id: UInt64 {
@@ -19,5 +19,5 @@ public enum EffectCommand {
 public struct RunningEffect {
     public let id: UInt64
     public let feedback: String
-    public let request: any Encodable
+    public let request: AnyJSONEncodable
 }

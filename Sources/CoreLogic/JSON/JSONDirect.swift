@@ -44,14 +44,21 @@
 public protocol JSONDirectCodable: Codable {
     /// Writes `self` as the `Codable` path would. Throw (as `Double.writeJSON` does
     /// for a non-finite value) to let `Codable` encode it instead, with its error.
-    func writeJSON(to out: inout JSONOutput) throws
+    func writeJSON(to out: inout JSONOutput) throws(JSONFailure)
     /// Reads a value written by `writeJSON`; throws on any other input (see above).
-    static func readJSON(from input: inout JSONInput) throws -> Self
+    static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Self
 }
 
 /// Thrown by `JSONInput` and `JSONOutput` when the direct path does not apply; the
 /// caller falls back to `Codable`. Never escapes `JSONCoding`.
+#if hasFeature(Embedded)
+/// The WebAssembly build has no `Codable` to fall back to: the mismatch is the error.
+func _DirectMismatch() -> JSONError {
+    JSONError(kind: .schema, message: "$: not the canonical JSON of this type", path: "$")
+}
+#else
 struct _DirectMismatch: Error {}
+#endif
 
 // MARK: - Output
 
@@ -82,7 +89,13 @@ public struct JSONOutput: ~Copyable {
     /// The buffer written to, handed back without freeing it.
     consuming func takeBuffer() -> _ByteBuffer {
         let taken = buf
+        #if hasFeature(Embedded)
+        // Embedded Swift allows `discard` only in frozen types: lend the output an empty
+        // borrowed buffer instead, which its deinit does not free.
+        buf = _ByteBuffer(borrowing: taken.base, capacity: 0)
+        #else
         discard self
+        #endif
         return taken
     }
 
@@ -121,14 +134,14 @@ public struct JSONOutput: ~Copyable {
     }
 
     /// Writes `name` and `value` as one member.
-    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T) throws {
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T) throws(JSONFailure) {
         key(name)
         try value.writeJSON(to: &self)
     }
 
     /// Writes `name` and `value` as one member, or nothing when `value` is nil
     /// (as synthesized `encodeIfPresent` does).
-    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T?) throws {
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T?) throws(JSONFailure) {
         guard let value = value else { return }
         try field(name, value)
     }
@@ -165,7 +178,7 @@ public struct JSONOutput: ~Copyable {
     }
 
     /// Wider than 64 bits: declined (the `Codable` path decides).
-    @inline(__always) mutating func integer<I: FixedWidthInteger>(_ v: I) throws {
+    @inline(__always) mutating func integer<I: FixedWidthInteger>(_ v: I) throws(JSONFailure) {
         guard I.bitWidth <= 64 else { throw _DirectMismatch() }
         beforeValue()
         if I.isSigned {
@@ -176,7 +189,7 @@ public struct JSONOutput: ~Copyable {
         state = 1
     }
 
-    @inline(__always) mutating func double(_ d: Double) throws {
+    @inline(__always) mutating func double(_ d: Double) throws(JSONFailure) {
         guard d.isFinite else { throw _DirectMismatch() }
         beforeValue()
         JSONWriter.writeDouble(d, into: &buf)
@@ -201,29 +214,29 @@ public struct JSONInput: ~Copyable {
     init(_ parser: _Parser) { self.parser = parser }
 
     /// The error a reader throws for input it does not handle (an unknown case, say).
-    public func mismatch() -> Error { _DirectMismatch() }
+    public func mismatch() -> JSONFailure { _DirectMismatch() }
 
-    @inline(__always) mutating func expect(_ b: UInt8) throws {
+    @inline(__always) mutating func expect(_ b: UInt8) throws(JSONFailure) {
         parser.skipWhitespace()
         guard parser.byte(parser.i) == b else { throw _DirectMismatch() }
         parser.i += 1
     }
 
-    public mutating func beginObject() throws {
+    public mutating func beginObject() throws(JSONFailure) {
         try open(UInt8(ascii: "{"))
     }
 
-    public mutating func endObject() throws {
+    public mutating func endObject() throws(JSONFailure) {
         try close(UInt8(ascii: "}"))
     }
 
-    public mutating func beginArray() throws {
+    public mutating func beginArray() throws(JSONFailure) {
         try open(UInt8(ascii: "["))
     }
 
     /// True when another element follows (and moves to it); false at the end of the
     /// array, which it consumes.
-    public mutating func nextElement() throws -> Bool {
+    public mutating func nextElement() throws(JSONFailure) -> Bool {
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "]") {
             parser.i += 1
@@ -235,27 +248,27 @@ public struct JSONInput: ~Copyable {
         return true
     }
 
-    @inline(__always) mutating func open(_ b: UInt8) throws {
+    @inline(__always) mutating func open(_ b: UInt8) throws(JSONFailure) {
         try expect(b)
         depth += 1
         guard depth <= parser.maxDepth else { throw _DirectMismatch() }
         needComma = false
     }
 
-    @inline(__always) mutating func close(_ b: UInt8) throws {
+    @inline(__always) mutating func close(_ b: UInt8) throws(JSONFailure) {
         try expect(b)
         depth -= 1
         needComma = true
     }
 
     /// Reads the key `name` (and its colon); the member's value comes next.
-    public mutating func key(_ name: StaticString) throws {
+    public mutating func key(_ name: StaticString) throws(JSONFailure) {
         guard try optionalKey(name) else { throw _DirectMismatch() }
     }
 
     /// Reads the key `name` if it is the next member; false (reading nothing) when
     /// the object ends there or another key follows.
-    public mutating func optionalKey(_ name: StaticString) throws -> Bool {
+    public mutating func optionalKey(_ name: StaticString) throws(JSONFailure) -> Bool {
         if bareCase { return false }
         parser.skipWhitespace()
         let saved = parser.i
@@ -290,21 +303,21 @@ public struct JSONInput: ~Copyable {
     }
 
     /// Reads the member `name` (key and value).
-    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T {
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws(JSONFailure) -> T {
         try key(name)
         return try T.readJSON(from: &self)
     }
 
     /// Reads the optional member `name`: nil when it is absent or null (as
     /// synthesized `decodeIfPresent` does).
-    @inline(__always) public mutating func optionalField<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T? {
+    @inline(__always) public mutating func optionalField<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws(JSONFailure) -> T? {
         guard try optionalKey(name) else { return nil }
         if try null() { return nil }
         return try T.readJSON(from: &self)
     }
 
     /// Reads `null` if it comes next; false (reading nothing) otherwise.
-    public mutating func null() throws -> Bool {
+    public mutating func null() throws(JSONFailure) -> Bool {
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "n") else { return false }
         try parser.expectLiteral("null")
@@ -319,7 +332,7 @@ public struct JSONInput: ~Copyable {
     /// Only ASCII names without escapes are read here (`String` equality would also
     /// match other spellings of a non-ASCII name, which `Codable` does not); others go
     /// to `Codable`.
-    public mutating func beginCase() throws -> String {
+    public mutating func beginCase() throws(JSONFailure) -> String {
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "\"") {
             let name = try caseName()
@@ -337,7 +350,7 @@ public struct JSONInput: ~Copyable {
     }
 
     /// The string at the current position, which must be ASCII without escapes.
-    @inline(__always) mutating func caseName() throws -> String {
+    @inline(__always) mutating func caseName() throws(JSONFailure) -> String {
         let raw = try parser.scanString()
         guard !raw.slow else { throw _DirectMismatch() }
         return String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
@@ -345,7 +358,7 @@ public struct JSONInput: ~Copyable {
 
     /// Reads the end of a case, `}}`: the payload object and the one-key outer object
     /// (nothing after a bare case).
-    public mutating func endCase() throws {
+    public mutating func endCase() throws(JSONFailure) {
         if bareCase {
             bareCase = false
             return
@@ -354,7 +367,7 @@ public struct JSONInput: ~Copyable {
         try endObject()
     }
 
-    @inline(__always) mutating func string() throws -> String {
+    @inline(__always) mutating func string() throws(JSONFailure) -> String {
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let s = try parser.parseString()
@@ -362,7 +375,7 @@ public struct JSONInput: ~Copyable {
         return s
     }
 
-    @inline(__always) mutating func bool() throws -> Bool {
+    @inline(__always) mutating func bool() throws(JSONFailure) -> Bool {
         parser.skipWhitespace()
         let b = parser.byte(parser.i)
         let r: Bool
@@ -377,7 +390,7 @@ public struct JSONInput: ~Copyable {
         return r
     }
 
-    mutating func number() throws -> JSONValue {
+    mutating func number() throws(JSONFailure) -> JSONValue {
         parser.skipWhitespace()
         let b = parser.byte(parser.i)
         guard b == UInt8(ascii: "-") || _Parser.isDigit(b) else { throw _DirectMismatch() }
@@ -387,12 +400,17 @@ public struct JSONInput: ~Copyable {
     }
 
     /// Integers written as integers only; `1.0` or `1e3` go to the `Codable` path.
-    @inline(__always) mutating func integer<I: FixedWidthInteger>(_: I.Type) throws -> I {
+    @inline(__always) mutating func integer<I: FixedWidthInteger>(_: I.Type) throws(JSONFailure) -> I {
         switch try number() {
         case .int(let x):
             if let r = I(exactly: x) { return r }
         case .uint(let x):
             if let r = I(exactly: x) { return r }
+        #if hasFeature(Embedded)
+        // No `Codable` path to hand `1.0` or `1e2` to: read them as it does, when exact.
+        case .double(let d):
+            if let r = I(exactly: d) { return r }
+        #endif
         default:
             break
         }
@@ -400,7 +418,7 @@ public struct JSONInput: ~Copyable {
     }
 
     /// Same conversions as the `Codable` path: any JSON number.
-    @inline(__always) mutating func double() throws -> Double {
+    @inline(__always) mutating func double() throws(JSONFailure) -> Double {
         switch try number() {
         case .double(let d): return d
         case .int(let x): return Double(x)
@@ -410,7 +428,7 @@ public struct JSONInput: ~Copyable {
     }
 
     /// After the top-level value: only whitespace may follow.
-    mutating func finish() throws {
+    mutating func finish() throws(JSONFailure) {
         parser.skipWhitespace()
         guard parser.i == parser.end else { throw _DirectMismatch() }
     }
@@ -419,25 +437,25 @@ public struct JSONInput: ~Copyable {
 // MARK: - Standard types
 
 extension String: JSONDirectCodable {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.string(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> String { try input.string() }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) { out.string(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> String { try input.string() }
 }
 
 extension Bool: JSONDirectCodable {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.bool(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Bool { try input.bool() }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) { out.bool(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Bool { try input.bool() }
 }
 
 extension Double: JSONDirectCodable {
     /// Throws for a non-finite value, so the `Codable` path reports it with its path.
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { try out.double(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Double { try input.double() }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) { try out.double(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Double { try input.double() }
 }
 
 /// Integers: the `Codable` path's writer, and only integer literals in range on reading.
 extension JSONDirectCodable where Self: FixedWidthInteger {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { try out.integer(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Self { try input.integer(Self.self) }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) { try out.integer(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Self { try input.integer(Self.self) }
 }
 
 extension Int: JSONDirectCodable {}
@@ -447,13 +465,13 @@ extension UInt32: JSONDirectCodable {}
 extension UInt64: JSONDirectCodable {}
 
 extension Array: JSONDirectCodable where Element: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginArray()
         for element in self { try element.writeJSON(to: &out) }
         out.endArray()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> [Element] {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> [Element] {
         try input.beginArray()
         var result: [Element] = []
         while try input.nextElement() {
@@ -465,6 +483,7 @@ extension Array: JSONDirectCodable where Element: JSONDirectCodable {
 
 // MARK: - Entry points used by JSONCoding
 
+#if !hasFeature(Embedded)
 enum _Direct {
     /// Appends the direct JSON of `value` to `out`, in `out`'s own memory (a batch is
     /// written where the host will read it, with no copy in between); false, with `out`
@@ -538,3 +557,4 @@ enum _Direct {
         }
     }
 }
+#endif

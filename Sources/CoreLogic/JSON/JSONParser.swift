@@ -13,7 +13,7 @@
 /// the call stack.
 public enum JSONParser {
     /// Parses one JSON document from raw UTF-8 bytes.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> JSONValue {
+    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(JSONFailure) -> JSONValue {
         guard bytes.count <= limits.maxBytes else {
             throw JSONError(kind: .syntax, message: "input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", path: "")
         }
@@ -25,16 +25,18 @@ public enum JSONParser {
         return try p.parseDocument()
     }
 
+    #if !hasFeature(Embedded)  // the WebAssembly build parses buffers only
     /// Parses one JSON document from UTF-8 bytes.
-    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws -> JSONValue {
+    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws(JSONFailure) -> JSONValue {
         try bytes.withUnsafeBytes { try parse($0, limits: limits) }
     }
 
     /// Parses one JSON document from a string (its UTF-8 form).
-    public static func parse(_ text: String, limits: JSONLimits = .default) throws -> JSONValue {
+    public static func parse(_ text: String, limits: JSONLimits = .default) throws(JSONFailure) -> JSONValue {
         var text = text
         return try text.withUTF8 { try parse(UnsafeRawBufferPointer($0), limits: limits) }
     }
+    #endif
 }
 
 struct _Parser {
@@ -86,7 +88,7 @@ struct _Parser {
         }
     }
 
-    mutating func parseDocument() throws -> JSONValue {
+    mutating func parseDocument() throws(JSONFailure) -> JSONValue {
         skipWhitespace()
         if i >= end { throw fail("empty input", at: i) }
         let v = try parseValueIterative()
@@ -96,7 +98,7 @@ struct _Parser {
     }
 
     /// Parses a value; containers are handled with the explicit frame stack.
-    mutating func parseValueIterative() throws -> JSONValue {
+    mutating func parseValueIterative() throws(JSONFailure) -> JSONValue {
         var current: JSONValue
         // Parse a value start.
         valueLoop: while true {
@@ -158,7 +160,7 @@ struct _Parser {
         }
     }
 
-    mutating func closeObject(_ frame: (isObject: Bool, valueStart: Int, keyStart: Int)) throws -> [(String, JSONValue)] {
+    mutating func closeObject(_ frame: (isObject: Bool, valueStart: Int, keyStart: Int)) throws(JSONFailure) -> [(String, JSONValue)] {
         let n = keys.count - frame.keyStart
         var pairs: [(String, JSONValue)]
         if n > 1 {
@@ -190,7 +192,7 @@ struct _Parser {
     }
 
     /// Parses `"key"` and the following `:`; whitespace before the key is skipped.
-    mutating func parseKey() throws {
+    mutating func parseKey() throws(JSONFailure) {
         skipWhitespace()
         guard byte(i) == UInt8(ascii: "\"") else {
             throw fail("expected a string key, found \(describeHere())", at: i)
@@ -204,7 +206,7 @@ struct _Parser {
         keyOffsets.append(at)
     }
 
-    mutating func expectLiteral(_ word: StaticString) throws {
+    mutating func expectLiteral(_ word: StaticString) throws(JSONFailure) {
         let n = word.utf8CodeUnitCount
         let w = word.utf8Start
         for k in 0..<n where byte(i + k) != w[k] {
@@ -216,7 +218,7 @@ struct _Parser {
     // MARK: Strings
 
     /// Parses a string literal starting at the opening quote.
-    mutating func parseString() throws -> String {
+    mutating func parseString() throws(JSONFailure) -> String {
         i += 1
         let start = i
         // Fast path: plain ASCII without escapes.
@@ -254,7 +256,7 @@ struct _Parser {
     }
 
     /// Validates one multi-byte UTF-8 sequence at `at` and returns its length.
-    func utf8SequenceLength(at: Int) throws -> Int {
+    func utf8SequenceLength(at: Int) throws(JSONFailure) -> Int {
         let b0 = p[at]
         @inline(__always) func cont(_ k: Int) -> Bool { at + k < end && p[at + k] & 0xC0 == 0x80 }
         if b0 >= 0xC2 && b0 <= 0xDF {
@@ -279,7 +281,7 @@ struct _Parser {
         throw fail("invalid UTF-8 (truncated sequence)", at: at)
     }
 
-    mutating func parseEscape() throws {
+    mutating func parseEscape() throws(JSONFailure) {
         let at = i
         let e = byte(i + 1)
         i += 2
@@ -313,7 +315,7 @@ struct _Parser {
     }
 
     /// Reads 4 hex digits at `i` (just after `\u`); `at` is the escape's offset for errors.
-    mutating func hex4(at: Int) throws -> UInt32 {
+    mutating func hex4(at: Int) throws(JSONFailure) -> UInt32 {
         var v: UInt32 = 0
         for _ in 0..<4 {
             let c = byte(i)
@@ -352,7 +354,7 @@ struct _Parser {
 
     @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
-    mutating func parseNumber() throws -> JSONValue {
+    mutating func parseNumber() throws(JSONFailure) -> JSONValue {
         let start = i
         var negative = false
         if byte(i) == UInt8(ascii: "-") { negative = true; i += 1 }

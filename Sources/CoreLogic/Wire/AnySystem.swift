@@ -29,32 +29,65 @@ public final class AnySystem {
 
     /// One closure per call, each over the same typed system.
     private struct Calls {
-        var setOutput: (OutputMode, inout [UInt8]?) throws -> Void
-        var resync: (inout [UInt8]) throws -> Void
-        var watchQueries: ([String], inout [UInt8]?) throws -> Void
-        var writeInitialBatch: (inout [UInt8]) throws -> Void
+        var setOutput: (OutputMode, inout [UInt8]?) throws(CoreLogicFailure) -> Void
+        var resync: (inout [UInt8]) throws(CoreLogicFailure) -> Void
+        var watchQueries: ([String], inout [UInt8]?) throws(CoreLogicFailure) -> Void
+        var writeInitialBatch: (inout [UInt8]) throws(CoreLogicFailure) -> Void
         // The sinks are not optional so that they need not escape: a caller's sink that
         // captures something is then made on its stack, not on the heap. The Bool says
         // whether a batch is wanted at all.
-        var send: (UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
-        var deliver: (UInt64, UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
-        var complete: (UInt64, Bool, (UnsafeRawBufferPointer) -> Void) throws -> Status
-        var writeState: (inout [UInt8]) throws -> Void
-        var writeQuery: (String, inout [UInt8]) throws -> Void
-        var writeEffects: (inout [UInt8]) throws -> Void
+        var send: (UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
+        var deliver: (UInt64, UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
+        var complete: (UInt64, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
+        var writeState: (inout [UInt8]) throws(CoreLogicFailure) -> Void
+        var writeQuery: (String, inout [UInt8]) throws(CoreLogicFailure) -> Void
+        var writeEffects: (inout [UInt8]) throws(CoreLogicFailure) -> Void
         var writeBrokenInvariants: (inout [UInt8]) -> Void
         var setCommandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
         var setStateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
-        var setTrace: (TraceSink?) throws -> Void
+        // Traces and journals write files: the WebAssembly build has neither (docs/web.md).
+        #if !hasFeature(Embedded)
+        var setTrace: (TraceSink?) throws(CoreLogicFailure) -> Void
+        #endif
         var nextEffectID: () -> UInt64
         var close: () -> Void
-        var openJournal: (FileSystemPath, Durability) throws -> Void
-        var checkpoint: () throws -> Void
-        var syncJournal: () throws -> Void
+        #if !hasFeature(Embedded)
+        var openJournal: (FileSystemPath, Durability) throws(CoreLogicFailure) -> Void
+        var checkpoint: () throws(CoreLogicFailure) -> Void
+        var syncJournal: () throws(CoreLogicFailure) -> Void
         var closeJournal: () -> Void
-        var adopt: (Journal) throws -> Void
+        var adopt: (Journal) throws(CoreLogicFailure) -> Void
+        #endif
     }
 
+    #if hasFeature(Embedded)
+    private init(featureName: String, calls: Calls) {
+        self.featureName = featureName
+        self.calls = calls
+    }
+
+    // Embedded Swift allows a generic initializer in a class only as a convenience one.
+    convenience init<F: Feature>(_ typed: WireSystem<F>) {
+        self.init(featureName: F.name, calls: Calls(
+            setOutput: { (mode, snapshot) throws(CoreLogicFailure) in try typed.setOutput(mode, snapshot: &snapshot) },
+            resync: { (out) throws(CoreLogicFailure) in try typed.resync(into: &out) },
+            watchQueries: { (names, values) throws(CoreLogicFailure) in try typed.watchQueries(names, values: &values) },
+            writeInitialBatch: { (out) throws(CoreLogicFailure) in try typed.writeInitialBatch(into: &out) },
+            send: { (event, wants, sink) throws(CoreLogicFailure) in try typed.send(event, wantsBatch: wants, sink: sink) },
+            deliver: { (effect, event, wants, sink) throws(CoreLogicFailure) in
+                try typed.deliver(effect, event, wantsBatch: wants, sink: sink)
+            },
+            complete: { (effect, wants, sink) throws(CoreLogicFailure) in try typed.complete(effect, wantsBatch: wants, sink: sink) },
+            writeState: { (out) throws(CoreLogicFailure) in try typed.writeState(into: &out) },
+            writeQuery: { (name, out) throws(CoreLogicFailure) in try typed.writeQuery(name, into: &out) },
+            writeEffects: { (out) throws(CoreLogicFailure) in try typed.writeEffects(into: &out) },
+            writeBrokenInvariants: { typed.writeBrokenInvariants(into: &$0) },
+            setCommandHandler: { typed.setCommandHandler($0) },
+            setStateHandler: { typed.setStateHandler($0) },
+            nextEffectID: { typed.nextEffectID },
+            close: { typed.close() }))
+    }
+    #else
     init<F: Feature>(_ typed: WireSystem<F>) {
         featureName = F.name
         calls = Calls(
@@ -80,68 +113,69 @@ public final class AnySystem {
             closeJournal: { typed.closeJournal() },
             adopt: { try typed.adopt($0) })
     }
+    #endif
 
     /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
     /// baseline; `snapshot`, if non-nil, receives `{"revision":R,"state":{...}}`: the state
     /// the next patch applies to. On error nothing changes.
-    public func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws { try calls.setOutput(mode, &snapshot) }
+    public func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws(CoreLogicFailure) { try calls.setOutput(mode, &snapshot) }
 
     /// Appends `{"revision":R,"state":{...}}`, the current state and its revision; in patch
     /// mode the next patch continues from it (how a host that missed a patch catches up).
-    public func resync(into out: inout [UInt8]) throws { try calls.resync(&out) }
+    public func resync(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.resync(&out) }
 
     /// Watches the named state queries (empty: none); every later batch carries
     /// `"queries":{...}` with those whose JSON changed since the previous batch. `values`,
     /// if non-nil, receives the current value of each. Unknown names throw `.notFound`
     /// and change nothing.
-    public func watchQueries(_ names: [String], values: inout [UInt8]?) throws { try calls.watchQueries(names, &values) }
+    public func watchQueries(_ names: [String], values: inout [UInt8]?) throws(CoreLogicFailure) { try calls.watchQueries(names, &values) }
 
     /// Appends the creation batch (`steps` is 0): the effects the first state asks for.
-    public func writeInitialBatch(into out: inout [UInt8]) throws { try calls.writeInitialBatch(&out) }
+    public func writeInitialBatch(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeInitialBatch(&out) }
 
     /// `send(event)`; returns `.ok` (also when queued from inside a handler).
     /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
-    public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+    public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink?) throws(CoreLogicFailure) -> Status {
         if let batch { return try calls.send(event, true, batch) }
         return try calls.send(event, false, { _ in })
     }
 
     /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
-    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws -> Status {
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink?) throws(CoreLogicFailure) -> Status {
         if let batch { return try calls.deliver(effect, event, true, batch) }
         return try calls.deliver(effect, event, false, { _ in })
     }
 
     /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
-    public func complete(_ effect: UInt64, batch: BatchSink?) throws -> Status {
+    public func complete(_ effect: UInt64, batch: BatchSink?) throws(CoreLogicFailure) -> Status {
         if let batch { return try calls.complete(effect, true, batch) }
         return try calls.complete(effect, false, { _ in })
     }
 
     /// ``send(_:batch:)`` with a sink that does not escape (the C ABI's: no heap context).
-    public func send(_ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+    public func send(_ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
         try calls.send(event, true, sink)
     }
 
     /// ``deliver(_:_:batch:)`` with a sink that does not escape.
-    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
         try calls.deliver(effect, event, true, sink)
     }
 
     /// ``complete(_:batch:)`` with a sink that does not escape.
-    public func complete(_ effect: UInt64, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+    public func complete(_ effect: UInt64, batchTo sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
         try calls.complete(effect, true, sink)
     }
 
     /// Appends the current state.
-    public func writeState(into out: inout [UInt8]) throws { try calls.writeState(&out) }
+    public func writeState(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeState(&out) }
 
     /// Appends the value of the named state query.
     /// - Throws: `.notFound` for an unknown name, with the valid names.
-    public func writeQuery(_ name: String, into out: inout [UInt8]) throws { try calls.writeQuery(name, &out) }
+    public func writeQuery(_ name: String, into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeQuery(name, &out) }
 
     /// Appends the running effects: `[{"id":1,"feedback":"loadPage","request":{...}}]`.
-    public func writeEffects(into out: inout [UInt8]) throws { try calls.writeEffects(&out) }
+    public func writeEffects(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeEffects(&out) }
 
     /// Appends the feature's invariants that do not hold in the current state, in
     /// declaration order: `[{"name":"itemsUniqueByID","message":"id 7 appears twice"}]`,
@@ -157,15 +191,19 @@ public final class AnySystem {
     /// Starts writing a trace to `sink` (replacing any previous one), or with nil stops
     /// (docs/inspector.md). The first line is written before this returns.
     /// - Throws: `.io` when the sink refuses the first line; tracing is then off.
-    public func setTrace(_ sink: TraceSink?) throws { try calls.setTrace(sink) }
+    #if !hasFeature(Embedded)
+    public func setTrace(_ sink: TraceSink?) throws(CoreLogicFailure) { try calls.setTrace(sink) }
 
     /// The next effect id the system will hand out.
+    #endif
+
     public var nextEffectID: UInt64 { calls.nextEffectID() }
 
     /// Stops the system (see ``System/close()``). A journal stays open until
     /// ``closeJournal()``.
     public func close() { calls.close() }
 
+    #if !hasFeature(Embedded)
     // MARK: Persistence (docs/persistence.md)
 
     /// Journals every accepted input into `directory` from now on: creates the directory
@@ -173,23 +211,23 @@ public final class AnySystem {
     /// left behind and the system journals nothing.
     /// - Throws: `.arg` if the system already journals or the directory already holds a
     ///   journal (restore it instead); `.io` naming the path and the system's reason.
-    public func openJournal(directory: FileSystemPath, durability: Durability) throws {
+    public func openJournal(directory: FileSystemPath, durability: Durability) throws(CoreLogicFailure) {
         try calls.openJournal(directory, durability)
     }
 
     /// As above, with the directory spelled as text (its UTF-8 bytes).
     /// - Throws: `.arg` also when the path holds a NUL.
-    public func openJournal(directory: String, durability: Durability) throws {
+    public func openJournal(directory: String, durability: Durability) throws(CoreLogicFailure) {
         guard let path = FileSystemPath(directory) else { throw CoreLogicError(.arg, "the directory path holds a NUL byte") }
         try calls.openJournal(path, durability)
     }
 
     /// Writes a snapshot and starts a fresh journal segment (docs/persistence.md).
     /// - Throws: `.arg` without a journal; `.io` when the snapshot cannot be written.
-    public func checkpoint() throws { try calls.checkpoint() }
+    public func checkpoint() throws(CoreLogicFailure) { try calls.checkpoint() }
 
     /// Forces written records to stable storage (interval durability; a no-op otherwise).
-    public func syncJournal() throws { try calls.syncJournal() }
+    public func syncJournal() throws(CoreLogicFailure) { try calls.syncJournal() }
 
     /// Stops journaling and releases the directory, waiting for a call running on another
     /// thread; a no-op without a journal.
@@ -203,7 +241,7 @@ public final class AnySystem {
     ///   batch, whose commands start the effects the restored state asks for.
     /// - Throws: `.io` (no such directory, locked by another journal), `.corrupt` naming the
     ///   file and line of damage.
-    public static func restore(_ descriptor: FeatureDescriptor, directory: FileSystemPath) throws
+    public static func restore(_ descriptor: FeatureDescriptor, directory: FileSystemPath) throws(CoreLogicFailure)
         -> (system: AnySystem, report: [UInt8], batch: [UInt8]) {
         let restored = try Restore.run(descriptor, directory: directory)
         return (restored.system, restored.report, restored.batch)
@@ -211,12 +249,13 @@ public final class AnySystem {
 
     /// As above, with the directory spelled as text (its UTF-8 bytes).
     /// - Throws: `.arg` also when the path holds a NUL.
-    public static func restore(_ descriptor: FeatureDescriptor, directory: String) throws
+    public static func restore(_ descriptor: FeatureDescriptor, directory: String) throws(CoreLogicFailure)
         -> (system: AnySystem, report: [UInt8], batch: [UInt8]) {
         guard let path = FileSystemPath(directory) else { throw CoreLogicError(.arg, "the directory path holds a NUL byte") }
         return try restore(descriptor, directory: path)
     }
 
     /// Takes over `journal` (restore): checkpoints the restored state into it and journals on.
-    func adopt(_ journal: Journal) throws { try calls.adopt(journal) }
+    func adopt(_ journal: Journal) throws(CoreLogicFailure) { try calls.adopt(journal) }
+    #endif
 }

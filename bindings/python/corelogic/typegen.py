@@ -1186,11 +1186,11 @@ class _Swift:
     def struct(self, name: str) -> List[str]:
         fields = self.fields(self.schema.defs[name])
         out = [f"extension {name}: JSONDirectCodable {{",
-               "    public func writeJSON(to out: inout JSONOutput) throws {",
+               "    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {",
                "        out.beginObject()"]
         out += [f"        try out.field({_swift_string(field)}, {_swift_name(field)})" for field, _ in fields]
         out += ["        out.endObject()", "    }", "",
-                f"    public static func readJSON(from input: inout JSONInput) throws -> {name} {{",
+                f"    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> {name} {{",
                 "        try input.beginObject()"]
         arguments = [f"{_swift_name(field)}: try input.{'field' if required else 'optionalField'}({_swift_string(field)})"
                      for field, required in fields]
@@ -1207,7 +1207,7 @@ class _Swift:
     def enum(self, name: str) -> List[str]:
         cases = self.schema.cases(name)
         out = [f"extension {name}: JSONDirectCodable {{",
-               "    public func writeJSON(to out: inout JSONOutput) throws {",
+               "    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {",
                "        switch self {"]
         for case, payload in cases:
             fields = self.fields(payload)
@@ -1221,7 +1221,7 @@ class _Swift:
                     for i, (field, _) in enumerate(fields)]
             out.append("            out.endCase()")
         out += ["        }", "    }", "",
-                f"    public static func readJSON(from input: inout JSONInput) throws -> {name} {{",
+                f"    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> {name} {{",
                 f"        let value: {name}",
                 "        switch try input.beginCase() {"]
         for case, payload in cases:
@@ -1252,10 +1252,10 @@ class _Swift:
         if raw is None:
             raise TypegenError(f"{name}: raw values of JSON type {node} are not supported")
         return [f"extension {name}: JSONDirectCodable {{",
-                "    public func writeJSON(to out: inout JSONOutput) throws {",
+                "    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {",
                 "        try rawValue.writeJSON(to: &out)",
                 "    }", "",
-                f"    public static func readJSON(from input: inout JSONInput) throws -> {name} {{",
+                f"    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> {name} {{",
                 f"        guard let value = {name}(rawValue: try {raw}.readJSON(from: &input)) else {{ throw input.mismatch() }}",
                 "        return value",
                 "    }", "}"]

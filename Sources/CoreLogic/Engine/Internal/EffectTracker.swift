@@ -60,7 +60,7 @@ final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<Sta
         }
         current = next
         if let request = next {
-            runningID = ledger.start(feedback: feedback, request: request)
+            runningID = ledger.start(feedback: feedback, request: _anyEncodable(request))
         }
     }
 
@@ -70,7 +70,7 @@ final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<Sta
 
     override func collectRunning(into out: inout [RunningEffect]) {
         if let id = runningID, let request = current {
-            out.append(RunningEffect(id: id, feedback: feedback, request: request))
+            out.append(RunningEffect(id: id, feedback: feedback, request: _anyEncodable(request)))
         }
     }
 }
@@ -117,7 +117,7 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
             if let id = previous[Key(request)] {
                 next.append((request, id))
             } else {
-                let id = ledger.start(feedback: feedback, request: request)
+                let id = ledger.start(feedback: feedback, request: _anyEncodable(request))
                 runningIDs.insert(id)
                 next.append((request, id))
             }
@@ -131,7 +131,7 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
 
     override func collectRunning(into out: inout [RunningEffect]) {
         for entry in entries where runningIDs.contains(entry.id) {
-            out.append(RunningEffect(id: entry.id, feedback: feedback, request: entry.request))
+            out.append(RunningEffect(id: entry.id, feedback: feedback, request: _anyEncodable(entry.request)))
         }
     }
 }

@@ -12,13 +12,13 @@ import CoreLogic
 #if !CORELOGIC_NO_DIRECT_JSON
 
 extension Counter.State: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("count", count)
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Counter.State {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Counter.State {
         try input.beginObject()
         let value = Counter.State(count: try input.field("count"))
         try input.endObject()
@@ -27,14 +27,14 @@ extension Counter.State: JSONDirectCodable {
 }
 
 extension Counter.Event: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         switch self {
         case .increment: out.payloadlessCase("increment")
         case .decrement: out.payloadlessCase("decrement")
         }
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Counter.Event {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Counter.Event {
         let value: Counter.Event
         switch try input.beginCase() {
         case "increment": value = .increment

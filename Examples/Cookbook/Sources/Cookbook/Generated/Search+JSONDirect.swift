@@ -12,7 +12,7 @@ import CoreLogic
 #if !CORELOGIC_NO_DIRECT_JSON
 
 extension Search.State: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("query", query)
         try out.field("items", items)
@@ -22,7 +22,7 @@ extension Search.State: JSONDirectCodable {
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.State {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.State {
         try input.beginObject()
         let value = Search.State(
             query: try input.field("query"),
@@ -36,7 +36,7 @@ extension Search.State: JSONDirectCodable {
 }
 
 extension Search.Repository: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("id", id)
         try out.field("name", name)
@@ -44,7 +44,7 @@ extension Search.Repository: JSONDirectCodable {
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.Repository {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.Repository {
         try input.beginObject()
         let value = Search.Repository(
             id: try input.field("id"),
@@ -56,7 +56,7 @@ extension Search.Repository: JSONDirectCodable {
 }
 
 extension Search.LoadError: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         switch self {
         case .offline: out.payloadlessCase("offline")
         case .rateLimited(let retryAfter):
@@ -66,7 +66,7 @@ extension Search.LoadError: JSONDirectCodable {
         }
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.LoadError {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.LoadError {
         let value: Search.LoadError
         switch try input.beginCase() {
         case "offline": value = .offline
@@ -79,7 +79,7 @@ extension Search.LoadError: JSONDirectCodable {
 }
 
 extension Search.Event: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         switch self {
         case .queryChanged(let text):
             out.beginCase("queryChanged")
@@ -99,7 +99,7 @@ extension Search.Event: JSONDirectCodable {
         }
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.Event {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.Event {
         let value: Search.Event
         switch try input.beginCase() {
         case "queryChanged": value = .queryChanged(text: try input.field("text"))
@@ -115,13 +115,13 @@ extension Search.Event: JSONDirectCodable {
 }
 
 extension Search.PageRequest: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("url", url)
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.PageRequest {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.PageRequest {
         try input.beginObject()
         let value = Search.PageRequest(url: try input.field("url"))
         try input.endObject()
@@ -130,13 +130,13 @@ extension Search.PageRequest: JSONDirectCodable {
 }
 
 extension Search.RetryRequest: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("seconds", seconds)
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.RetryRequest {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.RetryRequest {
         try input.beginObject()
         let value = Search.RetryRequest(seconds: try input.field("seconds"))
         try input.endObject()
