@@ -51,7 +51,7 @@ lib:
 # Each suite is a target below; `make SUITE` runs one (docs/testing.md says what each proves).
 TEST_SUITES := \
 	test-swift test-c test-persistence test-contract test-golden-c test-trace \
-	test-examples test-docs test-schema test-python test-python-types test-jvm test-node \
+	test-examples test-docs test-schema test-python test-python-types test-jvm test-node test-web \
 	test-app test-packages test-tools test-model test-explore test-tsan test-asan test-fuzz
 
 # Every suite runs with a PATH of the commands the set-up installs, the toolchain and the
@@ -76,6 +76,7 @@ help:
 	@echo "make test            every suite (make setup first installs what is missing):"
 	@for suite in $(TEST_SUITES); do \
 	    grep -hE "^([a-z-]+ )?$$suite:.*## " Makefile bindings/*/*.mk | sed -E "s/^([a-z-]+ )?($$suite):.*## (.*)/    \\2: \\3/"; done
+	@echo "make wasm            the WebAssembly module of the framework and the sample features ($(WASM))"
 	@echo "make demo            the search feature from Python against a local HTTP server"
 	@echo "make bench           throughput, codec, traces, hosts and soak figures, side by side"
 	@echo "make bench-instructions   instructions per event on each hot path (callgrind)"
@@ -228,6 +229,11 @@ test-docs: lib ## every C block of docs/c-hosts.md compiles and runs
 # the cookbook: those whose states and events are hot.
 DIRECT_FEATURES  := counter search playcatch
 DIRECT_OUT       := $(COOKBOOK)/Sources/Cookbook/Generated
+# The other sample features' direct JSON, for the WebAssembly build only (docs/web.md),
+# which has no Codable; the native library goes on reading them through Codable.
+# typeahead's types are in pharmacies' file (pharmacies composes typeahead).
+WASM_DIRECT_FEATURES := downloads list pharmacies profile share signup
+WASM_DIRECT_OUT      := $(COOKBOOK)/Generated-wasm
 SCHEMAS          := $(COOKBOOK)/schemas
 # The features whose generated code is committed with the examples.
 TYPEGEN_EXAMPLES := playcatch
@@ -239,6 +245,7 @@ test-schema: lib $(C_OUT)/schema_test ## schemas and committed generated code ar
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out Examples/c --check
 	$(TYPEGEN) --all --lang schema --out $(SCHEMAS) --check
 	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --check
+	$(TYPEGEN) $(WASM_DIRECT_FEATURES) --lang swift --out $(WASM_DIRECT_OUT) --check
 	cd Examples/python && MYPYPATH=$(CURDIR)/bindings/python $(PYTHON) -m mypy --strict --no-error-summary --cache-dir $(CURDIR)/.build/mypy typed_playcatch.py generated/
 	$(PYTHON) Examples/python/typed_playcatch.py --throws 2
 
@@ -256,6 +263,7 @@ schemas-update: lib
 direct-update:
 	$(SWIFT) build --package-path $(COOKBOOK) --scratch-path .build/codable-only $(APP_FLAGS) --product cookbook -Xswiftc -DCORELOGIC_NO_DIRECT_JSON
 	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --library .build/codable-only/release/libcookbook.so
+	$(TYPEGEN) $(WASM_DIRECT_FEATURES) --lang swift --out $(WASM_DIRECT_OUT) --library .build/codable-only/release/libcookbook.so
 
 # ---- Python ----------------------------------------------------------------------------
 .PHONY: test-python test-python-types test-model test-model-long demo
@@ -432,6 +440,7 @@ soak: lib | $(C_OUT)
 # ---- the JVM and Node.js bindings (bindings/jvm, bindings/node) ------------------------
 include bindings/jvm/jvm.mk
 include bindings/node/node.mk
+include bindings/web/web.mk
 
 # Each host's counter against its floor (a bare FFI call and the parse of its batch), in
 # full and in patch mode, side by side with C. BENCH_HOSTS_FLAGS=--check fails on a missed ratio.
