@@ -14,12 +14,26 @@ $(WASM): $(WASM_INPUTS)
 
 wasm: $(WASM)
 
-# Every golden file through the module in Node.js, in full and patch mode, and the edge
-# files; the module's numbers are doubles in JavaScript, as with the Node.js addon.
-test-golden-web: $(WASM)
-	$(GOLDEN_DRIVER) --host wasm --inexact-integers --every-feature $(GOLDEN) $(CURDIR)/$(WASM) -- $(NODE) bindings/web/test/golden_adapter.mjs
-	$(GOLDEN_DRIVER) --host wasm --inexact-integers --edge $(GOLDEN_EDGE) $(CURDIR)/$(WASM) -- $(NODE) bindings/web/test/golden_adapter.mjs
+# golden_web HOST, ADAPTER COMMAND: every golden file (full and patch mode) and the edge
+# files through the module; the verdicts must be the native hosts' but for the listed
+# differences (bindings/web/test/known-differences.txt). JavaScript numbers are doubles.
+WEB_VERDICTS := $(PYTHON) bindings/web/test/verdicts.py
+golden_web = $(WEB_VERDICTS) golden $(GOLDEN_DRIVER) --host $(1) --inexact-integers --every-feature $(GOLDEN) $(CURDIR)/$(WASM) -- $(2) && \
+             $(WEB_VERDICTS) edge $(GOLDEN_DRIVER) --host $(1) --inexact-integers --edge $(GOLDEN_EDGE) $(CURDIR)/$(WASM) -- $(2)
 
-test-web: test-golden-web ## the WebAssembly module and the web binding in Node.js: golden files, binding tests
+# In Node.js, then in headless Chromium (a page over a loopback HTTP server).
+test-golden-web: $(WASM)
+	$(call golden_web,wasm,$(NODE) bindings/web/test/golden_adapter.mjs)
+	$(call golden_web,wasm-chromium,$(PYTHON) bindings/web/test/browser.py golden-adapter)
+
+test-web: test-golden-web ## the WebAssembly module and the web binding: golden files in Node.js and Chromium, binding tests
 	$(NODE) bindings/web/esm.mjs --check
 	CORELOGIC_WASM=$(CURDIR)/$(WASM) $(NODE) --test bindings/web/test/*.test.mjs
+	$(PYTHON) bindings/web/test/browser.py demo $(CURDIR)/.build/web
+
+# The module's size and events per second through it in Node.js, beside the native addon
+# in the same process (part of `make bench`).
+.PHONY: bench-web
+bench-web: $(WASM) node
+	@echo "== The WebAssembly module beside the native addon, in Node.js =="
+	$(NODE_RUN) Benchmarks/web/bench.mjs $(WASM)

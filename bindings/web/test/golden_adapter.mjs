@@ -4,11 +4,10 @@
 // Usage: node golden_adapter.mjs CORELOGIC_WASM
 import { readFileSync, readSync, writeSync } from 'node:fs';
 import * as corelogic from '../lib/corelogic.js';
+import { goldenReplier } from './golden_answer.mjs';
 
 await corelogic.load(readFileSync(process.argv[2]));
 let pending = Buffer.alloc(0);
-let system = null;
-let mirror = null;
 
 /** Reads standard input until `count` bytes are pending or it ends. */
 function fill(count) {
@@ -38,41 +37,7 @@ function readLine() {
   }
 }
 
-function batch(result) {
-  if (result === corelogic.STALE) return 'stale';
-  const out = { effects: result.effects, steps: result.steps, queries: result.queries || {} };
-  if (result.patch === undefined) out.state = result.state;
-  else {
-    mirror.apply(result);
-    Object.assign(out, { revision: result.revision, base: result.base, patch: result.patch });
-  }
-  return 'ok ' + JSON.stringify(out);
-}
-
-function answer(command, argument, payload) {
-  switch (command) {
-    case 'features': return 'ok ' + JSON.stringify(corelogic.features());
-    case 'create':
-      system = new corelogic.System(argument, payload === 'null' ? null : corelogic.raw(payload));
-      mirror = null;
-      return batch(system.initialBatch);
-    case 'output': {
-      const baseline = system.setOutput(argument === 'patch' ? corelogic.Output.PATCH : corelogic.Output.FULL);
-      mirror = argument === 'patch' ? new corelogic.StateMirror(baseline) : null;
-      return 'ok ' + JSON.stringify(baseline);
-    }
-    case 'watch': return 'ok ' + JSON.stringify(system.watchQueries(JSON.parse(argument)));
-    case 'send': return batch(system.sendJson(payload));
-    case 'deliver': return batch(system.deliver(BigInt(argument), corelogic.raw(payload)));
-    case 'complete': return batch(system.complete(BigInt(argument)));
-    case 'query': return 'ok ' + JSON.stringify(system.query(argument));
-    case 'check': return 'ok ' + JSON.stringify(system.check());
-    case 'state': return 'ok ' + system.stateJson;
-    case 'mirror': return mirror ? 'ok ' + JSON.stringify({ revision: mirror.revision, state: mirror.state }) : 'none';
-    case 'free': system.close(); return 'ok';
-    default: return `error CORELOGIC_ERR_ARG - unknown command ${command}`;
-  }
-}
+const reply = goldenReplier(corelogic);
 
 for (let line; (line = readLine()) !== null;) {
   const space = line.indexOf(' ');
@@ -84,12 +49,5 @@ for (let line; (line = readLine()) !== null;) {
     payload = read(Number(argument.slice(last + 1)) + 1).toString('utf8').slice(0, -1);
     argument = last < 0 ? '' : argument.slice(0, last);
   }
-  let reply;
-  try {
-    reply = answer(command, argument, payload);
-  } catch (error) {
-    if (!(error instanceof corelogic.CorelogicError)) throw error;
-    reply = `error ${error.statusName} ${error.name} ${error.libraryMessage.replace(/[\r\n]/g, ' ')}`;
-  }
-  writeSync(1, reply + '\n');
+  writeSync(1, reply(command, argument, payload) + '\n');
 }
