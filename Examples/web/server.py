@@ -6,8 +6,9 @@ per-request latency, rate limits and dropped connections) from one origin.
     python3 Examples/web/server.py [--latency 0.3] [--port 8000]
     then open http://127.0.0.1:8000/Examples/web/search.html   (make wasm first)
 
-POST /control/fail-next?kind=rate_limit&retry_after=1 (or kind=drop) makes the next search
-request fail, as the tests do.
+POST /control/fail-next?kind=rate_limit&retry_after=1 (or kind=drop, or kind=unavailable: a
+503) makes the next search request fail, as the tests do. (A browser sends a GET again when
+its connection is dropped, so `drop` may go unseen; `unavailable` always reaches the page.)
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ class DemoServer(search_server.SearchServer):
     def __init__(self, latency: float, port: int = 0) -> None:
         super().__init__(latency=latency)
         self.port = port
+        self.unavailable = 0
 
     def start(self) -> "DemoServer":
         owner = self
@@ -43,6 +45,10 @@ class DemoServer(search_server.SearchServer):
             def do_GET(self) -> None:
                 path = urlsplit(self.path).path.lstrip("/")
                 if path.startswith("search/"):
+                    if owner.unavailable:
+                        owner.unavailable -= 1
+                        owner.requests.append(self.path)
+                        return self._json(503, {"message": "Service Unavailable"})
                     return super().do_GET()
                 if not any(path == prefix or (prefix.endswith("/") and path.startswith(prefix)) for prefix in SERVED):
                     return self._json(404, {"message": "Not Found"})
@@ -62,7 +68,11 @@ class DemoServer(search_server.SearchServer):
                 if parts.path != "/control/fail-next":
                     return self._json(404, {"message": "Not Found"})
                 params = parse_qs(parts.query)
-                owner.fail_next(params.get("kind", ["drop"])[0], float(params.get("retry_after", ["1"])[0]))
+                kind = params.get("kind", ["drop"])[0]
+                if kind == "unavailable":
+                    owner.unavailable += 1
+                else:
+                    owner.fail_next(kind, float(params.get("retry_after", ["1"])[0]))
                 self._json(200, {"ok": True})
 
         Handler.owner = owner

@@ -11,8 +11,8 @@ repository and Chromium driven through its DevTools protocol on a pipe
 
     browser.py demo OUT_DIR
         The search demo (Examples/web) driven as a person would: typing into the field
-        letter by letter against a server with latency, a rate limit and a dropped
-        connection, then a reload; reads the DOM after each, saves OUT_DIR/search.png.
+        letter by letter against a server with latency, a rate limit and a failing
+        request, then a reload; reads the DOM after each, saves OUT_DIR/search.png.
 
 The module is the one the page loads from .build/wasm/corelogic.wasm (make wasm).
 """
@@ -246,9 +246,9 @@ def demo(out: Path) -> int:
         check(view()["names"] == expected("swift ui"), "the list is the retried query's page")
 
         # A dropped connection: offline, retried after a second.
-        browser.call("Runtime.evaluate", {"expression": "fetch('/control/fail-next?kind=drop', {method: 'POST'})", "awaitPromise": True})
+        browser.call("Runtime.evaluate", {"expression": "fetch('/control/fail-next?kind=unavailable', {method: 'POST'})", "awaitPromise": True})
         browser.call("Input.insertText", {"text": "x"})
-        check(wait_for("status.dataset.error === 'offline'", 10), "a dropped connection shows the offline state")
+        check(wait_for("status.dataset.error === 'offline'", 10), "a failed request (503) shows the offline state")
         browser.call("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8})
         browser.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8})
         check(wait_for("names.length > 0 && status.dataset.loading === 'false' && status.dataset.error === ''", 15),
