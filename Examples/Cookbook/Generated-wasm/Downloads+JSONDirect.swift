@@ -86,7 +86,7 @@ extension Downloads.Event: JSONDirectCodable {
         case "finished": value = .finished(url: try input.field("url"))
         case "failed": value = .failed(url: try input.field("url"), reason: try input.field("reason"))
         case "setMaxConcurrent": value = .setMaxConcurrent(value: try input.field("value"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["enqueue", "cancel", "finished", "failed", "setMaxConcurrent"])
         }
         try input.endCase()
         return value

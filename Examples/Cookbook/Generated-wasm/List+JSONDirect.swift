@@ -49,7 +49,7 @@ extension DeltaList.Phase: JSONDirectCodable {
         case "loading": value = .loading
         case "failed": value = .failed(message: try input.field("message"))
         case "ready": value = .ready
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["loading", "failed", "ready"])
         }
         try input.endCase()
         return value
@@ -100,7 +100,7 @@ extension DeltaList.Delta: JSONDirectCodable {
         case "add": value = .add(item: try input.field("item"), index: try input.optionalField("index"))
         case "remove": value = .remove(id: try input.field("id"))
         case "move": value = .move(id: try input.field("id"), index: try input.field("index"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["add", "remove", "move"])
         }
         try input.endCase()
         return value
@@ -145,7 +145,7 @@ extension DeltaList.Event: JSONDirectCodable {
         case "add": value = .add(item: try input.field("item"), index: try input.optionalField("index"))
         case "remove": value = .remove(id: try input.field("id"))
         case "move": value = .move(id: try input.field("id"), index: try input.field("index"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["initialLoaded", "initialFailed", "retry", "add", "remove", "move"])
         }
         try input.endCase()
         return value

@@ -96,7 +96,7 @@ extension Pharmacies.Phase: JSONDirectCodable {
         case "deleting": value = .deleting(pharmacy: try input.field("pharmacy"))
         case "showingDirections": value = .showingDirections(pharmacy: try input.field("pharmacy"))
         case "dismissing": value = .dismissing(selected: try input.optionalField("selected"), from: try input.field("from"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["loading", "loadingFailed", "loaded", "searching", "adding", "deleting", "showingDirections", "dismissing"])
         }
         try input.endCase()
         return value
@@ -223,7 +223,7 @@ extension Pharmacies.Event: JSONDirectCodable {
         case "closeDirections": value = .closeDirections
         case "select": value = .select(pharmacy: try input.field("pharmacy"))
         case "dismiss": value = .dismiss
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["listLoaded", "loadFailed", "retry", "showMap", "closeMap", "typeahead", "add", "added", "addFailed", "delete", "deleted", "deleteFailed", "errorDismissed", "showDirections", "closeDirections", "select", "dismiss"])
         }
         try input.endCase()
         return value
@@ -261,7 +261,7 @@ extension Typeahead.Event: JSONDirectCodable {
         case "debounceElapsed": value = .debounceElapsed(text: try input.field("text"))
         case "resultsLoaded": value = .resultsLoaded(query: try input.field("query"), matches: try input.field("matches"))
         case "searchFailed": value = .searchFailed(query: try input.field("query"), message: try input.field("message"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["textChanged", "debounceElapsed", "resultsLoaded", "searchFailed"])
         }
         try input.endCase()
         return value
@@ -358,7 +358,7 @@ extension Pharmacies.Route: JSONDirectCodable {
         case "error": value = .error(message: try input.field("message"))
         case "directions": value = .directions(pharmacy: try input.field("pharmacy"))
         case "dismissed": value = .dismissed(selected: try input.optionalField("selected"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["list", "map", "error", "directions", "dismissed"])
         }
         try input.endCase()
         return value

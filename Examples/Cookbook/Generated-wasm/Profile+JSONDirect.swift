@@ -114,7 +114,7 @@ extension Profile.Event: JSONDirectCodable {
         case "savePressed": value = .savePressed
         case "saved": value = .saved(press: try input.field("press"))
         case "saveFailed": value = .saveFailed(press: try input.field("press"), message: try input.field("message"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["setName", "setEmail", "setAvatar", "upgradeToPremium", "savePressed", "saved", "saveFailed"])
         }
         try input.endCase()
         return value

@@ -87,7 +87,7 @@ extension Share.Outcome: JSONDirectCodable {
         case "sent": value = .sent
         case "cancelled": value = .cancelled
         case "failed": value = .failed(message: try input.field("message"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["sent", "cancelled", "failed"])
         }
         try input.endCase()
         return value
@@ -125,7 +125,7 @@ extension Share.Event: JSONDirectCodable {
         case "shareTapped": value = .shareTapped
         case "shareFinished": value = .shareFinished(completed: try input.field("completed"))
         case "shareFailed": value = .shareFailed(message: try input.field("message"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["filesChanged", "metadataChanged", "shareTapped", "shareFinished", "shareFailed"])
         }
         try input.endCase()
         return value

@@ -139,7 +139,7 @@ extension Signup.Event: JSONDirectCodable {
         case "accepted": value = .accepted(attempt: try input.field("attempt"), accountID: try input.field("accountID"))
         case "rejected": value = .rejected(attempt: try input.field("attempt"), errors: try input.field("errors"))
         case "failed": value = .failed(attempt: try input.field("attempt"), message: try input.field("message"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["nameChanged", "emailChanged", "passwordChanged", "submitTapped", "accepted", "rejected", "failed"])
         }
         try input.endCase()
         return value

@@ -2,8 +2,8 @@
 // (CodableInEmbedded.swift), so encoding and decoding go through `JSONOutput` and
 // `JSONInput` alone. Input the direct reader declines is parsed once more, so a syntax
 // error is reported exactly as the native library reports it; valid JSON of another
-// shape is a schema error, whose message (unlike the native tape decoder's) names no
-// path. The native library compiles JSON/JSONCoding.swift instead.
+// shape is a schema error with its JSON path, in the tape decoder's words
+// (JSONInput's Embedded members). The native library compiles JSON/JSONCoding.swift instead.
 #if hasFeature(Embedded)
 
 public enum JSONCoding {
@@ -55,6 +55,8 @@ public enum JSONCoding {
         do {
             let value = try T.readJSON(from: &input)
             try input.finish()
+            // What was skipped was not read: checked now, as the native decoder checks all.
+            if input.skippedMembers { _ = try JSONParser.parse(bytes, limits: limits) }
             return value
         } catch {
             // Syntax errors win over schema errors wherever they are, as in the native library.

@@ -210,11 +210,88 @@ public struct JSONInput: ~Copyable {
     /// The case being read was a bare string: its payload is an empty object, so no key
     /// follows and `endCase` reads nothing.
     var bareCase = false
+    #if hasFeature(Embedded)
+    /// Where the reader is and what it expects there, for the schema errors the tape
+    /// decoder writes natively (the WebAssembly build has none): a member's key, an
+    /// element's index (-1 before the first), the type the next value must have, the
+    /// case last named.
+    var path: [JSONPathComponent] = []
+    var expecting: StaticString = "a value"
+    var caseSeen: String?
+    /// Members the reader skipped (unknown to the type): the input is then checked whole,
+    /// as the tape decoder checks every input, for limits and syntax in what was skipped.
+    var skippedMembers = false
+    #endif
 
     init(_ parser: _Parser) { self.parser = parser }
 
     /// The error a reader throws for input it does not handle (an unknown case, say).
     public func mismatch() -> JSONFailure { _DirectMismatch() }
+
+    /// The error for a case name that is none of `names` (the enum's, in declaration
+    /// order): natively a mismatch, so that `Codable` reports it; in the WebAssembly build
+    /// the tape decoder's message.
+    public func unknownCase(_ names: [String]) -> JSONFailure {
+        #if hasFeature(Embedded)
+        guard let name = caseSeen else { return _DirectMismatch() }
+        return JSONError.schema(JSONPath.render(path.dropLast(bareCase ? 0 : 2)),
+                                "unknown case '\(_printableName(name))'; valid cases: " + names.joined(separator: ", "))
+        #else
+        _DirectMismatch()
+        #endif
+    }
+
+    #if hasFeature(Embedded)
+    /// The schema error at the reader's position, in the tape decoder's words: within
+    /// `JSONInput`, `_DirectMismatch()` is this (the WebAssembly build's only reader).
+    func _DirectMismatch() -> JSONError {
+        var shown = path
+        if case .key("")? = shown.last { shown.removeLast() }  // an object whose first key is not read yet
+        return JSONError.schema(JSONPath.render(shown), "expected \(expecting), found \(foundHere())")
+    }
+
+    mutating func skipUnknownMembers() throws(JSONFailure) {
+        while true {
+            parser.skipWhitespace()
+            let c = parser.byte(parser.i)
+            if c == UInt8(ascii: "}") { return }
+            if needComma {
+                guard c == UInt8(ascii: ",") else { return }
+                parser.i += 1
+                parser.skipWhitespace()
+            }
+            guard parser.byte(parser.i) == UInt8(ascii: "\"") else { return }
+            _ = try parser.parseString()
+            parser.skipWhitespace()
+            guard parser.byte(parser.i) == UInt8(ascii: ":") else { return }
+            parser.i += 1
+            parser.skipWhitespace()
+            _ = try parser.parseValueIterative()
+            needComma = true
+            skippedMembers = true
+        }
+    }
+
+    func missingKey(_ name: StaticString) -> JSONError {
+        let key = String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), as: UTF8.self)
+        return JSONError.schema(JSONPath.render(path), "missing key '\(key)', or members not in the canonical order")
+    }
+
+    /// What the value at the reader's position is: "a number", "an object", ...
+    func foundHere() -> String {
+        var i = parser.i
+        while i < parser.end, parser.p[i] == 0x20 || parser.p[i] == 0x0A || parser.p[i] == 0x0D || parser.p[i] == 0x09 { i += 1 }
+        guard i < parser.end else { return "the end of the input" }
+        switch parser.p[i] {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return "a number"
+        }
+    }
+    #endif
 
     @inline(__always) mutating func expect(_ b: UInt8) throws(JSONFailure) {
         parser.skipWhitespace()
@@ -240,30 +317,54 @@ public struct JSONInput: ~Copyable {
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "]") {
             parser.i += 1
+            #if hasFeature(Embedded)
+            if !path.isEmpty { path.removeLast() }
+            #endif
             depth -= 1
             needComma = true
             return false
         }
         if needComma { try expect(UInt8(ascii: ",")) }
+        #if hasFeature(Embedded)
+        if case .index(let index)? = path.last { path[path.count - 1] = .index(index + 1) }
+        #endif
         return true
     }
 
     @inline(__always) mutating func open(_ b: UInt8) throws(JSONFailure) {
+        #if hasFeature(Embedded)
+        expecting = b == UInt8(ascii: "[") ? "an array" : "an object"
+        #endif
         try expect(b)
+        #if hasFeature(Embedded)
+        path.append(b == UInt8(ascii: "[") ? .index(-1) : .key(""))
+        #endif
         depth += 1
         guard depth <= parser.maxDepth else { throw _DirectMismatch() }
         needComma = false
     }
 
     @inline(__always) mutating func close(_ b: UInt8) throws(JSONFailure) {
+        #if hasFeature(Embedded)
+        // Unknown members are ignored, as `Codable` ignores them.
+        if b == UInt8(ascii: "}") { try skipUnknownMembers() }
+        expecting = b == UInt8(ascii: "}") ? "the end of the object" : "the end of the array"
+        #endif
         try expect(b)
+        #if hasFeature(Embedded)
+        if !path.isEmpty { path.removeLast() }
+        #endif
         depth -= 1
         needComma = true
     }
 
     /// Reads the key `name` (and its colon); the member's value comes next.
     public mutating func key(_ name: StaticString) throws(JSONFailure) {
+        #if hasFeature(Embedded)
+        guard try optionalKey(name) else { throw missingKey(name) }
+        #else
         guard try optionalKey(name) else { throw _DirectMismatch() }
+        #endif
     }
 
     /// Reads the key `name` if it is the next member; false (reading nothing) when
@@ -277,6 +378,9 @@ public struct JSONInput: ~Copyable {
             return false
         }
         try expect(UInt8(ascii: ":"))
+        #if hasFeature(Embedded)
+        if !path.isEmpty { path[path.count - 1] = .key(String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), as: UTF8.self)) }
+        #endif
         needComma = false
         return true
     }
@@ -345,15 +449,29 @@ public struct JSONInput: ~Copyable {
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let name = try caseName()
         try expect(UInt8(ascii: ":"))
+        #if hasFeature(Embedded)
+        if !path.isEmpty { path[path.count - 1] = .key(name) }
+        #endif
         try beginObject()
         return name
     }
 
     /// The string at the current position, which must be ASCII without escapes.
     @inline(__always) mutating func caseName() throws(JSONFailure) -> String {
+        #if hasFeature(Embedded)
+        let raw = try parser.scanString()
+        let name = raw.slow ? try { () throws(JSONFailure) -> String in
+            // Escapes or non-ASCII: decoded, as `Codable` compares the decoded name.
+            parser.i = raw.start - 1
+            return try parser.parseString()
+        }() : String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
+        caseSeen = name
+        return name
+        #else
         let raw = try parser.scanString()
         guard !raw.slow else { throw _DirectMismatch() }
         return String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
+        #endif
     }
 
     /// Reads the end of a case, `}}`: the payload object and the one-key outer object
@@ -368,6 +486,9 @@ public struct JSONInput: ~Copyable {
     }
 
     @inline(__always) mutating func string() throws(JSONFailure) -> String {
+        #if hasFeature(Embedded)
+        expecting = "a string"
+        #endif
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let s = try parser.parseString()
@@ -376,6 +497,9 @@ public struct JSONInput: ~Copyable {
     }
 
     @inline(__always) mutating func bool() throws(JSONFailure) -> Bool {
+        #if hasFeature(Embedded)
+        expecting = "a boolean"
+        #endif
         parser.skipWhitespace()
         let b = parser.byte(parser.i)
         let r: Bool
@@ -401,6 +525,10 @@ public struct JSONInput: ~Copyable {
 
     /// Integers written as integers only; `1.0` or `1e3` go to the `Codable` path.
     @inline(__always) mutating func integer<I: FixedWidthInteger>(_: I.Type) throws(JSONFailure) -> I {
+        #if hasFeature(Embedded)
+        expecting = "an integer"
+        let start = parser.i
+        #endif
         switch try number() {
         case .int(let x):
             if let r = I(exactly: x) { return r }
@@ -414,11 +542,22 @@ public struct JSONInput: ~Copyable {
         default:
             break
         }
+        #if hasFeature(Embedded)
+        // A number that does not fit: named as the tape decoder names it.
+        let text = String(decoding: UnsafeBufferPointer(start: parser.p + start, count: parser.i - start), as: UTF8.self)
+        return try { () throws(JSONFailure) -> I in
+            throw JSONError.schema(JSONPath.render(path), "expected an integer of \(I.bitWidth) bits, found \(text)")
+        }()
+        #else
         throw _DirectMismatch()
+        #endif
     }
 
     /// Same conversions as the `Codable` path: any JSON number.
     @inline(__always) mutating func double() throws(JSONFailure) -> Double {
+        #if hasFeature(Embedded)
+        expecting = "a number"
+        #endif
         switch try number() {
         case .double(let d): return d
         case .int(let x): return Double(x)

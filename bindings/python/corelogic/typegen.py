@@ -1234,7 +1234,8 @@ class _Swift:
                 + f"try input.{'field' if required else 'optionalField'}({_swift_string(field)})"
                 for field, required in fields)
             out.append(f"        case {_swift_string(case)}: value = .{_swift_name(case)}({arguments})")
-        out += ["        default: throw input.mismatch()", "        }",
+        names = ", ".join(_swift_string(case) for case, _ in cases)
+        out += [f"        default: throw input.unknownCase([{names}])", "        }",
                 "        try input.endCase()", "        return value", "    }", "}"]
         return out
 

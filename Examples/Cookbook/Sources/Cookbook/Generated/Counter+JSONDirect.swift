@@ -39,7 +39,7 @@ extension Counter.Event: JSONDirectCodable {
         switch try input.beginCase() {
         case "increment": value = .increment
         case "decrement": value = .decrement
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["increment", "decrement"])
         }
         try input.endCase()
         return value

@@ -53,7 +53,7 @@ extension Playcatch.Event: JSONDirectCodable {
         switch try input.beginCase() {
         case "humanThrows": value = .humanThrows
         case "machineThrows": value = .machineThrows
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["humanThrows", "machineThrows"])
         }
         try input.endCase()
         return value

@@ -71,7 +71,7 @@ extension Search.LoadError: JSONDirectCodable {
         switch try input.beginCase() {
         case "offline": value = .offline
         case "rateLimited": value = .rateLimited(retryAfter: try input.field("retryAfter"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["offline", "rateLimited"])
         }
         try input.endCase()
         return value
@@ -107,7 +107,7 @@ extension Search.Event: JSONDirectCodable {
         case "pageLoaded": value = .pageLoaded(items: try input.field("items"), nextURL: try input.optionalField("nextURL"))
         case "loadFailed": value = .loadFailed(error: try input.field("error"))
         case "retry": value = .retry
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["queryChanged", "reachedBottom", "pageLoaded", "loadFailed", "retry"])
         }
         try input.endCase()
         return value
