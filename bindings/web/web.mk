@@ -26,7 +26,7 @@ test-golden-web: $(WASM)
 	$(call golden_web,wasm,$(NODE) bindings/web/test/golden_adapter.mjs)
 	$(call golden_web,wasm-chromium,$(PYTHON) bindings/web/test/browser.py golden-adapter)
 
-test-web: test-golden-web ## the WebAssembly module and the web binding: golden files in Node.js and Chromium, binding tests
+test-web: test-golden-web ## the WebAssembly module and the web binding: golden files in Node.js and Chromium, binding tests, the search page
 	$(NODE) bindings/web/esm.mjs --check
 	CORELOGIC_WASM=$(CURDIR)/$(WASM) $(NODE) --test bindings/web/test/*.test.mjs
 	$(PYTHON) bindings/web/test/browser.py demo $(CURDIR)/.build/web
