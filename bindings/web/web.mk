@@ -26,9 +26,16 @@ test-golden-web: $(WASM)
 	$(call golden_web,wasm,$(NODE) bindings/web/test/golden_adapter.mjs)
 	$(call golden_web,wasm-chromium,$(PYTHON) bindings/web/test/browser.py golden-adapter)
 
-test-web: test-golden-web ## the WebAssembly module and the web binding: golden files in Node.js and Chromium, binding tests, the search page
+WEB_TYPED := .build/web/typed
+
+test-web: lib test-golden-web ## the WebAssembly module and the web binding: golden files in Node.js and Chromium, binding tests, the search page
 	$(NODE) bindings/web/esm.mjs --check
 	CORELOGIC_WASM=$(CURDIR)/$(WASM) $(NODE) --test bindings/web/test/*.test.mjs
+	@# A typed program on the binding's declarations and a feature's generated types.
+	@mkdir -p $(WEB_TYPED)
+	$(TYPEGEN) search --lang typescript --out $(WEB_TYPED) --library $(LIB)
+	cp bindings/web/test/typed_search.ts $(WEB_TYPED)/
+	tsc --strict --noEmit --module es2022 --target es2022 --lib es2022,dom $(WEB_TYPED)/typed_search.ts
 	$(PYTHON) bindings/web/test/browser.py demo $(CURDIR)/.build/web
 
 # The module's size and events per second through it in Node.js, beside the native addon
