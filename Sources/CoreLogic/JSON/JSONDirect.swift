@@ -545,8 +545,11 @@ public struct JSONInput: ~Copyable {
         #if hasFeature(Embedded)
         // A number that does not fit: named as the tape decoder names it.
         let text = String(decoding: UnsafeBufferPointer(start: parser.p + start, count: parser.i - start), as: UTF8.self)
+        let integral = !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
         return try { () throws(JSONFailure) -> I in
-            throw JSONError.schema(JSONPath.render(path), "expected an integer of \(I.bitWidth) bits, found \(text)")
+            throw JSONError.schema(JSONPath.render(path), integral
+                ? "expected an integer of \(I.bitWidth) bits, found \(text)"
+                : "expected an integer, found \(text)")
         }()
         #else
         throw _DirectMismatch()
