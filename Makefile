@@ -93,6 +93,7 @@ TEST_SUITES := \
 	test-python-types \
 	test-jvm \
 	test-node \
+	test-web \
 	test-app \
 	test-packages \
 	test-tools \
@@ -141,9 +142,10 @@ clean: ## removes .build
 #   mk/python.mk      the Python binding, the model-based tests, the demo
 #   mk/sanitizers.mk  ThreadSanitizer, AddressSanitizer, fuzzing
 #   bindings/jvm/jvm.mk, bindings/node/node.mk   the JVM and Node.js bindings
+#   bindings/web/web.mk   the WebAssembly module and its JavaScript host
 #   mk/bench.mk       benchmarks (not part of make test)
 #   mk/explore.mk     the explorer
 #   mk/app.mk         a new app package, its test, packages for every host
 include mk/swift.mk mk/c.mk mk/schema.mk mk/python.mk mk/sanitizers.mk
-include bindings/jvm/jvm.mk bindings/node/node.mk
+include bindings/jvm/jvm.mk bindings/node/node.mk bindings/web/web.mk
 include mk/bench.mk mk/explore.mk mk/app.mk

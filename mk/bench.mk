@@ -16,7 +16,7 @@ bench: bench-trace bench-size lib | $(C_OUT) ## throughput, codec, traces, hosts
 	@echo "== JSON codec: ours vs Foundation =="
 	.build/bench/release/CodecBench
 	@echo; echo "== Python binding =="; $(PYTHON) bindings/python/bench.py
-	@$(MAKE) --no-print-directory bench-hosts soak
+	@$(MAKE) --no-print-directory bench-hosts bench-web soak
 
 # Instructions per event on each hot path (C ABI, in-process Swift, Python), counted by
 # callgrind: repeatable on a loaded machine, unlike times.

@@ -12,6 +12,11 @@
 # the cookbook: those whose states and events are hot.
 DIRECT_FEATURES  := counter search playcatch
 DIRECT_OUT       := $(COOKBOOK)/Sources/Cookbook/Generated
+# The other sample features' direct JSON, for the WebAssembly build only (docs/web.md),
+# which has no Codable; the native library goes on reading them through Codable.
+# typeahead's types are in pharmacies' file (pharmacies composes typeahead).
+WASM_DIRECT_FEATURES := downloads list pharmacies profile share signup
+WASM_DIRECT_OUT      := $(COOKBOOK)/Generated-wasm
 SCHEMAS          := $(COOKBOOK)/schemas
 # The features whose generated code is committed with the examples.
 TYPEGEN_EXAMPLES := playcatch
@@ -23,6 +28,7 @@ test-schema: lib $(C_OUT)/schema_test ## schemas and committed generated code ar
 	$(TYPEGEN) $(TYPEGEN_EXAMPLES) --lang c --out Examples/c --check
 	$(TYPEGEN) --all --lang schema --out $(SCHEMAS) --check
 	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --check
+	$(TYPEGEN) $(WASM_DIRECT_FEATURES) --lang swift --out $(WASM_DIRECT_OUT) --check
 	cd Examples/python && MYPYPATH=$(CURDIR)/bindings/python $(PYTHON) -m mypy --strict --no-error-summary --cache-dir $(CURDIR)/.build/mypy typed_playcatch.py generated/
 	$(PYTHON) Examples/python/typed_playcatch.py --throws 2
 
@@ -40,3 +46,4 @@ schemas-update: lib ## rewrites the cookbook's committed schemas
 direct-update: $(LIB_NEEDS) ## regenerates the cookbook's direct JSON conformances
 	$(SWIFT) build --package-path $(COOKBOOK) --scratch-path .build/codable-only $(APP_FLAGS) --product cookbook -Xswiftc -DCORELOGIC_NO_DIRECT_JSON
 	$(TYPEGEN) $(DIRECT_FEATURES) --lang swift --out $(DIRECT_OUT) --library .build/codable-only/release/libcookbook.so
+	$(TYPEGEN) $(WASM_DIRECT_FEATURES) --lang swift --out $(WASM_DIRECT_OUT) --library .build/codable-only/release/libcookbook.so

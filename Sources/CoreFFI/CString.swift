@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(CoreLogicWasmLibc)
+import CoreLogicWasmLibc
 #endif
 import CoreLogic
 
@@ -28,21 +30,29 @@ func immortalCString(_ text: String) -> UnsafePointer<CChar> {
 }
 
 /// The bytes of a host's NUL-terminated string, borrowed for the duration of `body`.
+#if hasFeature(Embedded)
+func withBorrowedBytes<T, E: Error>(_ text: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
+    try body(UnsafeRawBufferPointer(start: text, count: strlen(text)))
+}
+#else
 func withBorrowedBytes<T>(_ text: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
     try body(UnsafeRawBufferPointer(start: text, count: strlen(text)))
 }
+#endif
 
+#if !hasFeature(Embedded)  // no files in the WebAssembly build
 /// A host's path (journal directory, trace file) as its bytes, never decoded: a name
 /// that is not UTF-8 reaches the file system as it is (`FileSystemPath`).
-func borrowedPath(_ text: UnsafePointer<CChar>) throws -> FileSystemPath {
+func borrowedPath(_ text: UnsafePointer<CChar>) throws(CoreLogicFailure) -> FileSystemPath {
     guard let path = withBorrowedBytes(text, { FileSystemPath(bytes: $0) }) else {
         throw CoreLogicError(.arg, "the path holds a NUL byte") // never: strlen stops there
     }
     return path
 }
+#endif
 
 /// Writes a fresh C string built by `write` to `out`.
-func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ write: (inout [UInt8]) throws -> Void) throws {
+func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ write: (inout [UInt8]) throws(CoreLogicFailure) -> Void) throws(CoreLogicFailure) {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(256)
     try write(&bytes)
@@ -53,6 +63,13 @@ func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ write: (
 }
 
 /// A malloc for a result failed; `detail` says what the call had already done.
+#if hasFeature(Embedded)
+// The WebAssembly build throws one error type: the same status and message.
+func OutOfMemory(detail: String = "") -> CoreLogicError {
+    CoreLogicError(.nomem, "out of memory" + (detail.isEmpty ? "" : ": " + detail))
+}
+#else
 struct OutOfMemory: Error {
     var detail = ""
 }
+#endif

@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(CoreLogicWasmLibc)
+import CoreLogicWasmLibc
 #endif
 import CoreFFIHook
 import CoreLogic
@@ -48,18 +50,21 @@ public func corelogic_free(_ json: UnsafeMutablePointer<CChar>?) {
 
 @c(corelogic_features)
 public func corelogic_features(_ out: OutString?) -> Int32 {
-    abiCall("corelogic_features") {
+    abiCall("corelogic_features") { () throws(CoreLogicFailure) -> Status in
         guard let out else { throw argumentError("out_json is NULL") }
         out.pointee = nil
         let features = try ServedFeatures.all
-        try store(out) { JSONWriter.write(.array(features.map(\.jsonValue)), into: &$0) }
+        try store(out) { JSONWriter.write(.array(features.map { $0.jsonValue }), into: &$0) }
         return .ok
     }
 }
 
+// Schemas are derived from `Codable` (Schema/), which the WebAssembly build does not have:
+// its hosts read the committed schemas (docs/web.md).
+#if !hasFeature(Embedded)
 @c(corelogic_feature_schema)
 public func corelogic_feature_schema(_ feature: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
-    abiCall("corelogic_feature_schema") {
+    abiCall("corelogic_feature_schema") { () throws(CoreLogicFailure) -> Status in
         guard let out else { throw argumentError("out_json is NULL") }
         out.pointee = nil
         guard let feature else { throw argumentError("feature is NULL") }
@@ -68,23 +73,34 @@ public func corelogic_feature_schema(_ feature: UnsafePointer<CChar>?, _ out: Ou
         return .ok
     }
 }
+#endif
 
 @c(corelogic_system_new)
 public func corelogic_system_new(
     _ feature: UnsafePointer<CChar>?, _ state: UnsafePointer<CChar>?,
     _ outSystem: UnsafeMutablePointer<UInt64>?, _ outBatch: OutString?
 ) -> Int32 {
-    abiCall("corelogic_system_new") {
+    abiCall("corelogic_system_new") { () throws(CoreLogicFailure) -> Status in
         outBatch?.pointee = nil
         guard let outSystem else { throw argumentError("out_system is NULL") }
         outSystem.pointee = 0
         guard let feature else { throw argumentError("feature is NULL") }
         let descriptor = try ServedFeatures.named(String(cString: feature))
+        #if hasFeature(Embedded)
+        // `??` would take the factory as an untyped-throwing autoclosure.
+        let system: AnySystem
+        if let state {
+            system = try withBorrowedBytes(state) { (bytes) throws(CoreLogicFailure) in try descriptor.makeSystem(state: bytes) }
+        } else {
+            system = try descriptor.makeSystem()
+        }
+        #else
         let system = try state.map { text in
             try withBorrowedBytes(text) { try descriptor.makeSystem(state: $0) }
         } ?? descriptor.makeSystem()
+        #endif
         if let outBatch {
-            try store(outBatch) { try system.writeInitialBatch(into: &$0) }
+            try store(outBatch) { (json: inout [UInt8]) throws(CoreLogicFailure) in try system.writeInitialBatch(into: &json) }
         }
         outSystem.pointee = HandleTable.shared.insert(SystemBox(system))
         return .ok
@@ -93,18 +109,20 @@ public func corelogic_system_new(
 
 @c(corelogic_system_free)
 public func corelogic_system_free(_ system: UInt64) -> Int32 {
-    abiCall("corelogic_system_free") {
+    abiCall("corelogic_system_free") { () throws(CoreLogicFailure) -> Status in
         let box = try HandleTable.shared.remove(system)
         box.system.close()
         // Like close_journal: the directory is released (and, in interval mode, synced)
         // before free returns, even when a call on the system is still running.
+        #if !hasFeature(Embedded)
         box.system.closeJournal()
+        #endif
         return .ok
     }
 }
 
 /// Runs `call` with a sink that copies the batch into a malloc'd string for the host.
-private func copyingBatch(to outBatch: OutString, _ call: (BatchSink) throws -> Status) throws -> Status {
+private func copyingBatch(to outBatch: OutString, _ call: (BatchSink) throws(CoreLogicFailure) -> Status) throws(CoreLogicFailure) -> Status {
     // The copy is left in a local the sink writes directly: the sink does not escape (the
     // engine hands it the batch under the system's lock and keeps it no longer), so it
     // needs no heap context. An escaping sink (measured: about 900 instructions more per
@@ -129,13 +147,13 @@ private func staleError(_ effect: UInt64) -> Status {
 
 @c(corelogic_system_send)
 public func corelogic_system_send(_ system: UInt64, _ event: UnsafePointer<CChar>?, _ outBatch: OutString?) -> Int32 {
-    abiCall("corelogic_system_send") {
+    abiCall("corelogic_system_send") { () throws(CoreLogicFailure) -> Status in
         outBatch?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let event else { throw argumentError("event_json is NULL") }
-        return try withBorrowedBytes(event) { bytes in
+        return try withBorrowedBytes(event) { (bytes) throws(CoreLogicFailure) -> Status in
             guard let outBatch else { return try box.system.send(bytes) }
-            return try copyingBatch(to: outBatch) { sink in try box.system.send(bytes, batch: sink) }
+            return try copyingBatch(to: outBatch) { (sink) throws(CoreLogicFailure) -> Status in try box.system.send(bytes, batch: sink) }
         }
     }
 }
@@ -144,13 +162,13 @@ public func corelogic_system_send(_ system: UInt64, _ event: UnsafePointer<CChar
 public func corelogic_system_deliver(
     _ system: UInt64, _ effect: UInt64, _ event: UnsafePointer<CChar>?, _ outBatch: OutString?
 ) -> Int32 {
-    let status = abiCall("corelogic_system_deliver") {
+    let status = abiCall("corelogic_system_deliver") { () throws(CoreLogicFailure) -> Status in
         outBatch?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let event else { throw argumentError("event_json is NULL") }
-        return try withBorrowedBytes(event) { bytes in
+        return try withBorrowedBytes(event) { (bytes) throws(CoreLogicFailure) -> Status in
             guard let outBatch else { return try box.system.deliver(effect, bytes) }
-            return try copyingBatch(to: outBatch) { sink in try box.system.deliver(effect, bytes, batch: sink) }
+            return try copyingBatch(to: outBatch) { (sink) throws(CoreLogicFailure) -> Status in try box.system.deliver(effect, bytes, batch: sink) }
         }
     }
     return status == Status.stale.rawValue ? staleError(effect).rawValue : status
@@ -158,46 +176,46 @@ public func corelogic_system_deliver(
 
 @c(corelogic_system_complete)
 public func corelogic_system_complete(_ system: UInt64, _ effect: UInt64, _ outBatch: OutString?) -> Int32 {
-    let status = abiCall("corelogic_system_complete") {
+    let status = abiCall("corelogic_system_complete") { () throws(CoreLogicFailure) -> Status in
         outBatch?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let outBatch else { return try box.system.complete(effect) }
-        return try copyingBatch(to: outBatch) { sink in try box.system.complete(effect, batch: sink) }
+        return try copyingBatch(to: outBatch) { (sink) throws(CoreLogicFailure) -> Status in try box.system.complete(effect, batch: sink) }
     }
     return status == Status.stale.rawValue ? staleError(effect).rawValue : status
 }
 
 @c(corelogic_system_state)
 public func corelogic_system_state(_ system: UInt64, _ out: OutString?) -> Int32 {
-    abiCall("corelogic_system_state") {
+    abiCall("corelogic_system_state") { () throws(CoreLogicFailure) -> Status in
         out?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let out else { throw argumentError("out_json is NULL") }
-        try store(out) { try box.system.writeState(into: &$0) }
+        try store(out) { (json: inout [UInt8]) throws(CoreLogicFailure) in try box.system.writeState(into: &json) }
         return .ok
     }
 }
 
 @c(corelogic_system_query)
 public func corelogic_system_query(_ system: UInt64, _ name: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
-    abiCall("corelogic_system_query") {
+    abiCall("corelogic_system_query") { () throws(CoreLogicFailure) -> Status in
         out?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let name else { throw argumentError("name is NULL") }
         guard let out else { throw argumentError("out_json is NULL") }
         let queryName = String(cString: name)
-        try store(out) { try box.system.writeQuery(queryName, into: &$0) }
+        try store(out) { (json: inout [UInt8]) throws(CoreLogicFailure) in try box.system.writeQuery(queryName, into: &json) }
         return .ok
     }
 }
 
 @c(corelogic_system_effects)
 public func corelogic_system_effects(_ system: UInt64, _ out: OutString?) -> Int32 {
-    abiCall("corelogic_system_effects") {
+    abiCall("corelogic_system_effects") { () throws(CoreLogicFailure) -> Status in
         out?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let out else { throw argumentError("out_json is NULL") }
-        try store(out) { try box.system.writeEffects(into: &$0) }
+        try store(out) { (json: inout [UInt8]) throws(CoreLogicFailure) in try box.system.writeEffects(into: &json) }
         return .ok
     }
 }
@@ -208,7 +226,7 @@ private func setHandler(
     _ name: StaticString, _ system: UInt64, _ handler: HandlerFunction?, _ context: UnsafeMutableRawPointer?,
     _ install: (SystemBox, ((UnsafePointer<CChar>) -> Void)?) -> Void
 ) -> Int32 {
-    abiCall(name) {
+    abiCall(name) { () throws(CoreLogicFailure) -> Status in
         let box = try HandleTable.shared.lookup(system)
         install(box, handler.map { function in { json in function(context, json) } })
         return .ok
@@ -231,7 +249,7 @@ public func corelogic_system_on_state(_ system: UInt64, _ handler: HandlerFuncti
 
 @c(corelogic_system_check)
 public func corelogic_system_check(_ system: UInt64, _ out: OutString?) -> Int32 {
-    abiCall("corelogic_system_check") {
+    abiCall("corelogic_system_check") { () throws(CoreLogicFailure) -> Status in
         out?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let out else { throw argumentError("out_json is NULL") }

@@ -2,6 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(CoreLogicWasmLibc)
+import CoreLogicWasmLibc
 #endif
 import CoreLogic
 
@@ -46,7 +48,7 @@ final class HandleTable {
 
     /// The live system behind `handle`; the caller's reference keeps it alive even if
     /// another thread (or a handler) frees the handle meanwhile.
-    func lookup(_ handle: UInt64) throws -> SystemBox {
+    func lookup(_ handle: UInt64) throws(CoreLogicFailure) -> SystemBox {
         lock.lock()
         defer { lock.unlock() }
         guard let index = slotIndex(handle), let box = slots[index].box else {
@@ -55,7 +57,7 @@ final class HandleTable {
         return box
     }
 
-    func remove(_ handle: UInt64) throws -> SystemBox {
+    func remove(_ handle: UInt64) throws(CoreLogicFailure) -> SystemBox {
         lock.lock()
         defer { lock.unlock() }
         guard let index = slotIndex(handle), let box = slots[index].box else {
@@ -86,7 +88,11 @@ final class HandleTable {
 /// deferred reclamation of freed systems to make the retain safe; this keeps the table
 /// simple.)
 final class TableLock {
-    #if canImport(Darwin)
+    #if hasFeature(Embedded)
+    // The WebAssembly build runs on one thread: nothing to exclude.
+    @inline(__always) func lock() {}
+    @inline(__always) func unlock() {}
+    #elseif canImport(Darwin)
     private let word: UnsafeMutablePointer<os_unfair_lock>
 
     init() {

@@ -2,11 +2,38 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(CoreLogicWasmLibc)
+import CoreLogicWasmLibc
 #endif
 import CoreLogic
 
 /// Each thread's last error message (`corelogic_last_error`), kept as a malloc'd C
 /// string in a pthread key whose destructor frees it when the thread exits.
+#if hasFeature(Embedded)
+/// The last error message of the WebAssembly build, which runs on one thread.
+enum LastError {
+    nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
+    private static let empty = immortalCString("")
+
+    static var current: UnsafePointer<CChar> { message.map { UnsafePointer($0) } ?? empty }
+
+    static func set(_ text: String) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 1)
+        for byte in text.utf8 {
+            if byte == 0 { bytes.append(contentsOf: #"\u0000"#.utf8) } else { bytes.append(byte) }
+        }
+        let copy = bytes.withUnsafeBytes { mallocCString($0) }
+        free(message)
+        message = copy
+    }
+
+    static func clear() {
+        free(message)
+        message = nil
+    }
+}
+#else
 enum LastError {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -48,11 +75,25 @@ enum LastError {
         free(old)
     }
 }
+#endif
 
 /// Runs one ABI call: maps thrown errors to their status and message, so nothing a
 /// host does surfaces as a Swift error, and records the thread's last error.
+#if hasFeature(Embedded)
 @inline(__always)
-func abiCall(_ function: StaticString, _ body: () throws -> Status) -> Int32 {
+func abiCall(_ function: StaticString, _ body: () throws(CoreLogicFailure) -> Status) -> Int32 {
+    do {
+        let status = try body()
+        if status == .ok { LastError.clear() }
+        return status.rawValue
+    } catch {
+        LastError.set("\(function): \(error.message)")
+        return error.status.rawValue
+    }
+}
+#else
+@inline(__always)
+func abiCall(_ function: StaticString, _ body: () throws(CoreLogicFailure) -> Status) -> Int32 {
     do {
         let status = try body()
         if status == .ok { LastError.clear() }
@@ -68,6 +109,7 @@ func abiCall(_ function: StaticString, _ body: () throws -> Status) -> Int32 {
         return Status.arg.rawValue
     }
 }
+#endif
 
 func argumentError(_ what: String) -> CoreLogicError {
     CoreLogicError(.arg, what)

@@ -23,15 +23,15 @@ enum ServedFeatures {
     }
 
     static var all: [FeatureDescriptor] {
-        get throws { try catalog().all }
+        get throws(CoreLogicFailure) { try catalog().all }
     }
 
     /// - Throws: `.notFound` with the list of known names.
-    static func named(_ name: String) throws -> FeatureDescriptor {
+    static func named(_ name: String) throws(CoreLogicFailure) -> FeatureDescriptor {
         try catalog().named(name)
     }
 
-    private static func catalog() throws -> AppFeatures {
+    private static func catalog() throws(CoreLogicFailure) -> AppFeatures {
         guard let current else {
             throw CoreLogicError(.notFound, "this library defines no corelogic_app_catalog, so it serves no features; define it in the app's library target (docs/adopting.md)")
         }

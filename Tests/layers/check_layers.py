@@ -68,6 +68,33 @@ def strip_comments_and_strings(text: str) -> str:
     return "".join(out)
 
 
+def native_build(text: str) -> str:
+    """The code the native library compiles: the branches for the WebAssembly build
+    (``#if hasFeature(Embedded)``, the ``#else`` of ``#if !hasFeature(Embedded)``) left out.
+    Those branches stand in for files the WebAssembly build leaves out (docs/web.md), so
+    they may name what the native layers name without making arrows of their own."""
+    out: List[str] = []
+    stack: List[Tuple[bool, bool]] = []  # (is an Embedded condition, the branch is Embedded's)
+    for line in text.split("\n"):
+        directive = line.strip()
+        if directive.startswith("#if "):
+            condition = directive[4:].split("//")[0].strip()
+            embedded = condition in ("hasFeature(Embedded)", "!hasFeature(Embedded)")
+            stack.append((embedded, condition == "hasFeature(Embedded)"))
+        elif directive.startswith("#else") and stack and stack[-1][0]:
+            stack[-1] = (True, not stack[-1][1])
+            continue
+        elif directive.startswith("#endif") and stack:
+            if stack.pop()[0]:
+                continue
+        if any(embedded and embedded_branch for embedded, embedded_branch in stack):
+            continue
+        if stack and stack[-1][0] and directive.startswith("#if "):
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def read_rules() -> Dict[str, Set[str]]:
     with open(DOC, encoding="utf-8") as handle:
         doc = handle.read()
@@ -111,7 +138,7 @@ def main() -> int:
                 problems.append(f"{os.path.relpath(path, ROOT)}: its folder is in no layer of the list")
                 continue
             with open(path, encoding="utf-8") as handle:
-                files[path] = (layer, strip_comments_and_strings(handle.read()))
+                files[path] = (layer, strip_comments_and_strings(native_build(handle.read())))
 
     owners: Dict[str, str] = {}
     modules = {layer.split("/")[0] for layer in rules}

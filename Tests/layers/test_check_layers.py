@@ -70,3 +70,11 @@ expect("a module imported without leave fails",
        check({"Lib/Low/Buffer.swift": LOW, "Other/X.swift": "import Top\n"},
              RULES.replace("Top: Lib/High\n", "Top: Lib/High\nOther: -\n")),
        False, "Other -> Top")
+expect("the WebAssembly build's branches make no arrows; the native branch does",
+       check({"Lib/Low/Buffer.swift": LOW + "#if hasFeature(Embedded)\nlet m: Machine? = nil\n#endif\n",
+              "Lib/High/Machine.swift": HIGH,
+              "Lib/Low/Other.swift": "#if !hasFeature(Embedded)\nstruct A {}\n#else\nlet m: Machine? = nil\n#endif\n"}),
+       True)
+expect("the native branch of an Embedded condition is read",
+       check({"Lib/Low/Buffer.swift": LOW + "#if hasFeature(Embedded)\nstruct B {}\n#else\nlet m: Machine? = nil\n#endif\n",
+              "Lib/High/Machine.swift": HIGH}), False, "Lib/Low -> Lib/High")

@@ -31,7 +31,7 @@ public protocol Feature {
     static var stateVersion: Int { get }
     /// Turns the JSON of a state written by an older `stateVersion` into the current shape.
     /// The default has no migration and throws.
-    static func migrate(_ state: JSONValue, from version: Int) throws -> JSONValue
+    static func migrate(_ state: JSONValue, from version: Int) throws(CoreLogicFailure) -> JSONValue
 }
 
 extension Feature {
@@ -39,7 +39,7 @@ extension Feature {
     public static var queries: [StateQuery<State>] { [] }
     public static var invariants: [Invariant<State>] { [] }
     public static var stateVersion: Int { 1 }
-    public static func migrate(_ state: JSONValue, from version: Int) throws -> JSONValue {
+    public static func migrate(_ state: JSONValue, from version: Int) throws(CoreLogicFailure) -> JSONValue {
         throw CoreLogicError(.corrupt,
             "\(name): snapshot has state version \(version), this build reads version \(stateVersion) and has no migration")
     }
@@ -48,25 +48,37 @@ extension Feature {
 /// A named, read-only projection of a feature's state (`isLoadingNextPage`).
 public struct StateQuery<State> {
     public let name: String
-    let evaluate: (State) -> any Encodable
+    let evaluate: (State) -> AnyJSONEncodable
     /// The value's type when it is also `Decodable`, for the feature's schema
     /// (docs/schemas.md); nil for an `Encodable`-only value, which has no schema.
-    let valueType: (any Decodable.Type)?
+    let valueType: AnyDecodableType?
 
     /// - Parameters:
     ///   - name: unique within the feature; hosts pass it to `corelogic_system_query`.
     ///   - evaluate: a pure function of the state; its result is returned as JSON.
     public init<Value: Encodable>(_ name: String, _ evaluate: @escaping (State) -> Value) {
         self.name = name
+        #if hasFeature(Embedded)
+        self.evaluate = { _anyEncodable(evaluate($0)) }
+        #else
         self.evaluate = { evaluate($0) }
+        #endif
         self.valueType = nil
     }
 
     /// A query whose value is `Codable`, so the feature's schema describes it.
     public init<Value: Codable>(_ name: String, _ evaluate: @escaping (State) -> Value) {
         self.name = name
+        #if hasFeature(Embedded)
+        self.evaluate = { _anyEncodable(evaluate($0)) }
+        #else
         self.evaluate = { evaluate($0) }
+        #endif
+        #if hasFeature(Embedded)
+        self.valueType = _decodableType(Value.self)
+        #else
         self.valueType = Value.self
+        #endif
     }
 
     /// This query seen through a parent state (composition): evaluated on the child state
@@ -76,7 +88,7 @@ public struct StateQuery<State> {
         return StateQuery<Parent>(name: prefix + "." + name, valueType: valueType) { parent in evaluate(child(parent) ?? fallback) }
     }
 
-    init(name: String, valueType: (any Decodable.Type)?, evaluate: @escaping (State) -> any Encodable) {
+    init(name: String, valueType: AnyDecodableType?, evaluate: @escaping (State) -> AnyJSONEncodable) {
         self.name = name
         self.valueType = valueType
         self.evaluate = evaluate

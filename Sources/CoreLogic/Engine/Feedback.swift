@@ -30,7 +30,7 @@ public struct Feedback<State> {
     public let name: String
     public let kind: FeedbackKind
     /// The request's type, for the feature's schema (docs/schemas.md).
-    @usableFromInline let requestType: any Decodable.Type
+    @usableFromInline let requestType: AnyDecodableType
     @usableFromInline let makeTracker: (_ name: String) -> EffectTracker<State>
 
     // The three factories below are @inlinable so that a feature in another module (an
@@ -43,7 +43,7 @@ public struct Feedback<State> {
     public static func react<Request: Codable & Equatable>(
         _ name: String, _ query: @escaping (State) -> Request?
     ) -> Feedback {
-        Feedback(name: name, kind: .react, requestType: Request.self) { name in
+        Feedback(name: name, kind: .react, requestType: _decodableType(Request.self)) { name in
             let tracker = ReactTracker(feedback: name, query: query)
             return tracker.bind(tracker)
         }
@@ -54,7 +54,7 @@ public struct Feedback<State> {
     public static func reactSet<Request: Codable & Hashable>(
         _ name: String, _ query: @escaping (State) -> [Request]
     ) -> Feedback {
-        Feedback(name: name, kind: .reactSet, requestType: Request.self) { name in
+        Feedback(name: name, kind: .reactSet, requestType: _decodableType(Request.self)) { name in
             let tracker = ReactSetTracker(feedback: name, query: query)
             return tracker.bind(tracker)
         }
@@ -76,7 +76,7 @@ public struct Feedback<State> {
     }
 
     @usableFromInline
-    init(name: String, kind: FeedbackKind, requestType: any Decodable.Type,
+    init(name: String, kind: FeedbackKind, requestType: AnyDecodableType,
          makeTracker: @escaping (_ name: String) -> EffectTracker<State>) {
         self.name = name
         self.kind = kind

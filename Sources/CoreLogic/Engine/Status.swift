@@ -63,3 +63,11 @@ public struct CoreLogicError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { "\(status.constantName): \(message)" }
 }
+
+/// The error type the engine, the wire layer and the C exports are declared to throw:
+/// `any Error` in the native library, ``CoreLogicError`` alone in the WebAssembly build.
+#if hasFeature(Embedded)
+public typealias CoreLogicFailure = CoreLogicError
+#else
+public typealias CoreLogicFailure = any Error
+#endif

@@ -40,7 +40,7 @@ public final class System<F: Feature> {
     /// record could not be written): it never reached the reducer.
     public struct DroppedInput {
         public var input: Input
-        public var error: Error
+        public var error: CoreLogicFailure
     }
 
     /// What a call did.
@@ -86,7 +86,7 @@ public final class System<F: Feature> {
     /// and leaves the state unchanged. A journal uses it so that an input is durable before
     /// its call returns (the wire layer, `Wire/`, sets it; the engine knows nothing of
     /// journals or bytes).
-    public var willApply: ((Input) throws -> Void)? {
+    public var willApply: ((Input) throws(CoreLogicFailure) -> Void)? {
         get { lock.withLock { _willApply } }
         set { lock.withLock { _willApply = newValue } }
     }
@@ -104,13 +104,13 @@ public final class System<F: Feature> {
         /// An input queued from a handler that ``willApply`` rejected when its turn came
         /// (see ``Batch/dropped``), with the error: it never reached the reducer. (The
         /// call's own input, when rejected, is thrown to the caller instead.)
-        public var rejected: (Input, Error) -> Void
+        public var rejected: (Input, CoreLogicFailure) -> Void
 
         public init(
             willStep: @escaping (Input) -> Void,
             didStep: @escaping (Input, F.State, ArraySlice<EffectCommand>) -> Void,
             dropped: @escaping (Input) -> Void,
-            rejected: @escaping (Input, Error) -> Void = { _, _ in }
+            rejected: @escaping (Input, CoreLogicFailure) -> Void = { _, _ in }
         ) {
             self.willStep = willStep
             self.didStep = didStep
@@ -158,7 +158,7 @@ public final class System<F: Feature> {
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var commandHandler: ((EffectCommand) -> Void)?
     @exclusivity(unchecked) private var stateHandler: ((F.State) -> Void)?
-    @exclusivity(unchecked) private var _willApply: ((Input) throws -> Void)?
+    @exclusivity(unchecked) private var _willApply: ((Input) throws(CoreLogicFailure) -> Void)?
     // Read on every step, always under `lock`: the runtime exclusivity check would cost
     // more than the nil test it guards (callgrind, docs/inspector.md).
     @exclusivity(unchecked) private var observer: StepObserver?
@@ -220,23 +220,29 @@ public final class System<F: Feature> {
     /// Runs `body` while holding the system's lock: no step runs meanwhile, so what `body`
     /// reads (state, next effect id) and writes (a snapshot) is one consistent point of the
     /// input history. Reentrant: allowed from inside a handler on the draining thread.
+    #if hasFeature(Embedded)
+    public func withExclusiveAccess<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        try lock.withLock(body)
+    }
+    #else
     public func withExclusiveAccess<R>(_ body: () throws -> R) rethrows -> R {
         try lock.withLock(body)
     }
+    #endif
 
     /// Whether `id` names a running effect.
     public func isRunning(_ id: UInt64) -> Bool { lock.withLock { ledger.running[id] != nil } }
 
     /// Sends an event from the host.
-    public func send(_ event: F.Event) throws -> Outcome { try submit(.send(event)) }
+    public func send(_ event: F.Event) throws(CoreLogicFailure) -> Outcome { try submit(.send(event)) }
 
     /// Delivers an event produced by the running effect `effect`.
-    public func deliver(_ effect: UInt64, _ event: F.Event) throws -> Outcome {
+    public func deliver(_ effect: UInt64, _ event: F.Event) throws(CoreLogicFailure) -> Outcome {
         try submit(.deliver(effect: effect, event: event))
     }
 
     /// Reports that the effect `effect` finished and will deliver nothing more.
-    public func complete(_ effect: UInt64) throws -> Outcome { try submit(.complete(effect: effect)) }
+    public func complete(_ effect: UInt64) throws(CoreLogicFailure) -> Outcome { try submit(.complete(effect: effect)) }
 
     /// Runs `input` and everything queued behind it.
     ///
@@ -244,13 +250,13 @@ public final class System<F: Feature> {
     /// changed. Once the call's own input is applied the call succeeds: an input queued
     /// from a handler that ``willApply`` rejects is dropped (never applied), the others
     /// still run, and the dropped ones are listed in the batch's ``Batch/dropped``.
-    public func submit(_ input: Input) throws -> Outcome {
+    public func submit(_ input: Input) throws(CoreLogicFailure) -> Outcome {
         try submit(input) { $0 }
     }
 
     /// ``submit(_:)``, then `body` with the outcome while the system is still locked, so
     /// the batch can be encoded before another thread runs a step.
-    public func submit<R>(_ input: Input, _ body: (Outcome) throws -> R) throws -> R {
+    public func submit<R>(_ input: Input, _ body: (Outcome) throws(CoreLogicFailure) -> R) throws(CoreLogicFailure) -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(run(input))
@@ -264,7 +270,7 @@ public final class System<F: Feature> {
     /// - Returns: false when the input was stale (``Outcome/stale``: nothing changed);
     ///   true when it ran, or was queued from inside a handler.
     /// - Throws: as ``submit(_:)``.
-    public func submitDiscardingBatch(_ input: Input) throws -> Bool {
+    public func submitDiscardingBatch(_ input: Input) throws(CoreLogicFailure) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         switch try drain(input, keepCommands: false) {
@@ -282,7 +288,7 @@ public final class System<F: Feature> {
         }
     }
 
-    private func run(_ input: Input) throws -> Outcome {
+    private func run(_ input: Input) throws(CoreLogicFailure) -> Outcome {
         switch try drain(input, keepCommands: true) {
         case .stale:
             return .stale
@@ -314,7 +320,7 @@ public final class System<F: Feature> {
     /// `keepCommands` false: the caller does not read the commands, so a step makes them
     /// only for a command handler or the step observer (see `step`).
     @inline(__always)  // into both submits: the call and the returned enum cost a tenth of a small step
-    private func drain(_ input: Input, keepCommands: Bool) throws -> Drained {
+    private func drain(_ input: Input, keepCommands: Bool) throws(CoreLogicFailure) -> Drained {
         if closed { throw CoreLogicError(.handle, "\(F.name): the system is closed") }
         if let id = input.effectID, ledger.running[id] == nil {
             observer?.dropped(input)

@@ -44,14 +44,21 @@
 public protocol JSONDirectCodable: Codable {
     /// Writes `self` as the `Codable` path would. Throw (as `Double.writeJSON` does
     /// for a non-finite value) to let `Codable` encode it instead, with its error.
-    func writeJSON(to out: inout JSONOutput) throws
+    func writeJSON(to out: inout JSONOutput) throws(JSONFailure)
     /// Reads a value written by `writeJSON`; throws on any other input (see above).
-    static func readJSON(from input: inout JSONInput) throws -> Self
+    static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Self
 }
 
 /// Thrown by `JSONInput` and `JSONOutput` when the direct path does not apply; the
 /// caller falls back to `Codable`. Never escapes `JSONCoding`.
+#if hasFeature(Embedded)
+/// The WebAssembly build has no `Codable` to fall back to: the mismatch is the error.
+func _DirectMismatch() -> JSONError {
+    JSONError(kind: .schema, message: "$: not the canonical JSON of this type", path: "$")
+}
+#else
 struct _DirectMismatch: Error {}
+#endif
 
 // MARK: - Output
 
@@ -83,7 +90,13 @@ public struct JSONOutput: ~Copyable {
     /// The buffer written to, handed back without freeing it.
     consuming func takeBuffer() -> _ByteBuffer {
         let taken = buf
+        #if hasFeature(Embedded)
+        // Embedded Swift allows `discard` only in frozen types: lend the output an empty
+        // borrowed buffer instead, which its deinit does not free.
+        buf = _ByteBuffer(borrowing: taken.base, capacity: 0)
+        #else
         discard self
+        #endif
         return taken
     }
 
@@ -122,14 +135,14 @@ public struct JSONOutput: ~Copyable {
     }
 
     /// Writes `name` and `value` as one member.
-    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T) throws {
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T) throws(JSONFailure) {
         key(name)
         try value.writeJSON(to: &self)
     }
 
     /// Writes `name` and `value` as one member, or nothing when `value` is nil
     /// (as synthesized `encodeIfPresent` does).
-    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T?) throws {
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, _ value: T?) throws(JSONFailure) {
         guard let value = value else { return }
         try field(name, value)
     }
@@ -166,7 +179,7 @@ public struct JSONOutput: ~Copyable {
     }
 
     /// Wider than 64 bits: declined (the `Codable` path decides).
-    @inline(__always) mutating func integer<I: FixedWidthInteger>(_ v: I) throws {
+    @inline(__always) mutating func integer<I: FixedWidthInteger>(_ v: I) throws(JSONFailure) {
         guard I.bitWidth <= 64 else { throw _DirectMismatch() }
         beforeValue()
         if I.isSigned {
@@ -177,7 +190,7 @@ public struct JSONOutput: ~Copyable {
         state = 1
     }
 
-    @inline(__always) mutating func double(_ d: Double) throws {
+    @inline(__always) mutating func double(_ d: Double) throws(JSONFailure) {
         guard d.isFinite else { throw _DirectMismatch() }
         beforeValue()
         JSONWriter.writeDouble(d, into: &buf)
@@ -198,65 +211,226 @@ public struct JSONInput: ~Copyable {
     /// The case being read was a bare string: its payload is an empty object, so no key
     /// follows and `endCase` reads nothing.
     var bareCase = false
+    #if hasFeature(Embedded)
+    /// Where the reader is and what it expects there, for the schema errors the tape
+    /// decoder writes natively (the WebAssembly build has none): a member's key, an
+    /// element's index (-1 before the first), the type the next value must have, the
+    /// case last named.
+    var path: [JSONPathComponent] = []
+    var expecting: StaticString = "a value"
+    var caseSeen: String?
+    /// Members the reader skipped (unknown to the type): the input is then checked whole,
+    /// as the tape decoder checks every input, for limits and syntax in what was skipped.
+    var skippedMembers = false
+    #endif
 
     init(_ parser: _Parser) { self.parser = parser }
 
     /// The error a reader throws for input it does not handle (an unknown case, say).
-    public func mismatch() -> Error { _DirectMismatch() }
+    public func mismatch() -> JSONFailure { _DirectMismatch() }
 
-    @inline(__always) mutating func expect(_ b: UInt8) throws {
+    /// The error for a case name that is none of `names` (the enum's, in declaration
+    /// order): natively a mismatch, so that `Codable` reports it; in the WebAssembly build
+    /// the tape decoder's message.
+    public func unknownCase(_ names: [String]) -> JSONFailure {
+        #if hasFeature(Embedded)
+        guard let name = caseSeen else { return _DirectMismatch() }
+        return JSONError.schema(JSONPath.render(path.dropLast(bareCase ? 0 : 2)),
+                                "unknown case '\(_printableName(name))'; valid cases: " + names.joined(separator: ", "))
+        #else
+        _DirectMismatch()
+        #endif
+    }
+
+    #if hasFeature(Embedded)
+    /// The schema error at the reader's position, in the tape decoder's words: within
+    /// `JSONInput`, `_DirectMismatch()` is this (the WebAssembly build's only reader).
+    func _DirectMismatch() -> JSONError {
+        var shown = path
+        if case .key("")? = shown.last { shown.removeLast() }  // an object whose first key is not read yet
+        return JSONError.schema(JSONPath.render(shown), "expected \(expecting), found \(foundHere())")
+    }
+
+    mutating func skipUnknownMembers() throws(JSONFailure) {
+        while true {
+            parser.skipWhitespace()
+            let c = parser.byte(parser.i)
+            if c == UInt8(ascii: "}") { return }
+            if needComma {
+                guard c == UInt8(ascii: ",") else { return }
+                parser.i += 1
+                parser.skipWhitespace()
+            }
+            guard parser.byte(parser.i) == UInt8(ascii: "\"") else { return }
+            _ = try parser.parseString()
+            parser.skipWhitespace()
+            guard parser.byte(parser.i) == UInt8(ascii: ":") else { return }
+            parser.i += 1
+            parser.skipWhitespace()
+            try skipValue()
+            needComma = true
+            skippedMembers = true
+        }
+    }
+
+    /// Reads past one JSON value, checking its grammar as the lexer does, and builds
+    /// nothing (an unknown member's value).
+    private mutating func skipValue() throws(JSONFailure) {
+        var containers: [UInt8] = []  // the closing byte of each open container
+        var expectingValue = true
+        while true {
+            parser.skipWhitespace()
+            let b = parser.byte(parser.i)
+            if expectingValue {
+                switch b {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    if containers.count >= parser.maxDepth {
+                        throw parser.fail("nesting deeper than the limit of \(parser.maxDepth)", at: parser.i)
+                    }
+                    parser.i += 1
+                    parser.skipWhitespace()
+                    let close = b == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                    if parser.byte(parser.i) == close { parser.i += 1; expectingValue = false; break }
+                    containers.append(close)
+                    if close == UInt8(ascii: "}") { try skipKey() }
+                    continue
+                case UInt8(ascii: "\""): _ = try parser.parseString()
+                case UInt8(ascii: "t"): try parser.expectLiteral("true")
+                case UInt8(ascii: "f"): try parser.expectLiteral("false")
+                case UInt8(ascii: "n"): try parser.expectLiteral("null")
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parser.parseNumber()
+                default: throw parser.fail("expected a value, found \(parser.describeHere())", at: parser.i)
+                }
+                expectingValue = false
+            }
+            guard let close = containers.last else { return }
+            parser.skipWhitespace()
+            let c = parser.byte(parser.i)
+            if c == UInt8(ascii: ",") {
+                parser.i += 1
+                if close == UInt8(ascii: "}") { try skipKey() }
+                expectingValue = true
+            } else if c == close {
+                parser.i += 1
+                containers.removeLast()
+            } else {
+                throw parser.fail("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(parser.describeHere())", at: parser.i)
+            }
+        }
+    }
+
+    /// Reads a member's key and its colon.
+    private mutating func skipKey() throws(JSONFailure) {
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: "\"") else {
+            throw parser.fail("expected a string key, found \(parser.describeHere())", at: parser.i)
+        }
+        _ = try parser.parseString()
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: ":") else {
+            throw parser.fail("expected ':', found \(parser.describeHere())", at: parser.i)
+        }
+        parser.i += 1
+    }
+
+    func missingKey(_ name: StaticString) -> JSONError {
+        let key = String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), as: UTF8.self)
+        return JSONError.schema(JSONPath.render(path), "missing key '\(key)', or members not in the canonical order")
+    }
+
+    /// What the value at the reader's position is: "a number", "an object", ...
+    func foundHere() -> String {
+        var i = parser.i
+        while i < parser.end, parser.p[i] == 0x20 || parser.p[i] == 0x0A || parser.p[i] == 0x0D || parser.p[i] == 0x09 { i += 1 }
+        guard i < parser.end else { return "the end of the input" }
+        switch parser.p[i] {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return "a number"
+        }
+    }
+    #endif
+
+    @inline(__always) mutating func expect(_ b: UInt8) throws(JSONFailure) {
         parser.skipWhitespace()
         guard parser.byte(parser.i) == b else { throw _DirectMismatch() }
         parser.i += 1
     }
 
-    public mutating func beginObject() throws {
+    public mutating func beginObject() throws(JSONFailure) {
         try open(UInt8(ascii: "{"))
     }
 
-    public mutating func endObject() throws {
+    public mutating func endObject() throws(JSONFailure) {
         try close(UInt8(ascii: "}"))
     }
 
-    public mutating func beginArray() throws {
+    public mutating func beginArray() throws(JSONFailure) {
         try open(UInt8(ascii: "["))
     }
 
     /// True when another element follows (and moves to it); false at the end of the
     /// array, which it consumes.
-    public mutating func nextElement() throws -> Bool {
+    public mutating func nextElement() throws(JSONFailure) -> Bool {
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "]") {
             parser.i += 1
+            #if hasFeature(Embedded)
+            if !path.isEmpty { path.removeLast() }
+            #endif
             depth -= 1
             needComma = true
             return false
         }
         if needComma { try expect(UInt8(ascii: ",")) }
+        #if hasFeature(Embedded)
+        if case .index(let index)? = path.last { path[path.count - 1] = .index(index + 1) }
+        #endif
         return true
     }
 
-    @inline(__always) mutating func open(_ b: UInt8) throws {
+    @inline(__always) mutating func open(_ b: UInt8) throws(JSONFailure) {
+        #if hasFeature(Embedded)
+        expecting = b == UInt8(ascii: "[") ? "an array" : "an object"
+        #endif
         try expect(b)
+        #if hasFeature(Embedded)
+        path.append(b == UInt8(ascii: "[") ? .index(-1) : .key(""))
+        #endif
         depth += 1
         guard depth <= parser.maxDepth else { throw _DirectMismatch() }
         needComma = false
     }
 
-    @inline(__always) mutating func close(_ b: UInt8) throws {
+    @inline(__always) mutating func close(_ b: UInt8) throws(JSONFailure) {
+        #if hasFeature(Embedded)
+        // Unknown members are ignored, as `Codable` ignores them.
+        if b == UInt8(ascii: "}") { try skipUnknownMembers() }
+        expecting = b == UInt8(ascii: "}") ? "the end of the object" : "the end of the array"
+        #endif
         try expect(b)
+        #if hasFeature(Embedded)
+        if !path.isEmpty { path.removeLast() }
+        #endif
         depth -= 1
         needComma = true
     }
 
     /// Reads the key `name` (and its colon); the member's value comes next.
-    public mutating func key(_ name: StaticString) throws {
+    public mutating func key(_ name: StaticString) throws(JSONFailure) {
+        #if hasFeature(Embedded)
+        guard try optionalKey(name) else { throw missingKey(name) }
+        #else
         guard try optionalKey(name) else { throw _DirectMismatch() }
+        #endif
     }
 
     /// Reads the key `name` if it is the next member; false (reading nothing) when
     /// the object ends there or another key follows.
-    public mutating func optionalKey(_ name: StaticString) throws -> Bool {
+    public mutating func optionalKey(_ name: StaticString) throws(JSONFailure) -> Bool {
         if bareCase { return false }
         parser.skipWhitespace()
         let saved = parser.i
@@ -265,6 +439,9 @@ public struct JSONInput: ~Copyable {
             return false
         }
         try expect(UInt8(ascii: ":"))
+        #if hasFeature(Embedded)
+        if !path.isEmpty { path[path.count - 1] = .key(String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), as: UTF8.self)) }
+        #endif
         needComma = false
         return true
     }
@@ -291,21 +468,21 @@ public struct JSONInput: ~Copyable {
     }
 
     /// Reads the member `name` (key and value).
-    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T {
+    @inline(__always) public mutating func field<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws(JSONFailure) -> T {
         try key(name)
         return try T.readJSON(from: &self)
     }
 
     /// Reads the optional member `name`: nil when it is absent or null (as
     /// synthesized `decodeIfPresent` does).
-    @inline(__always) public mutating func optionalField<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws -> T? {
+    @inline(__always) public mutating func optionalField<T: JSONDirectCodable>(_ name: StaticString, as type: T.Type = T.self) throws(JSONFailure) -> T? {
         guard try optionalKey(name) else { return nil }
         if try null() { return nil }
         return try T.readJSON(from: &self)
     }
 
     /// Reads `null` if it comes next; false (reading nothing) otherwise.
-    public mutating func null() throws -> Bool {
+    public mutating func null() throws(JSONFailure) -> Bool {
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "n") else { return false }
         try parser.expectLiteral("null")
@@ -320,7 +497,7 @@ public struct JSONInput: ~Copyable {
     /// Only ASCII names without escapes are read here (`String` equality would also
     /// match other spellings of a non-ASCII name, which `Codable` does not); others go
     /// to `Codable`.
-    public mutating func beginCase() throws -> String {
+    public mutating func beginCase() throws(JSONFailure) -> String {
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "\"") {
             let name = try caseName()
@@ -333,20 +510,34 @@ public struct JSONInput: ~Copyable {
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let name = try caseName()
         try expect(UInt8(ascii: ":"))
+        #if hasFeature(Embedded)
+        if !path.isEmpty { path[path.count - 1] = .key(name) }
+        #endif
         try beginObject()
         return name
     }
 
     /// The string at the current position, which must be ASCII without escapes.
-    @inline(__always) mutating func caseName() throws -> String {
+    @inline(__always) mutating func caseName() throws(JSONFailure) -> String {
+        #if hasFeature(Embedded)
+        let raw = try parser.scanString()
+        let name = raw.slow ? try { () throws(JSONFailure) -> String in
+            // Escapes or non-ASCII: decoded, as `Codable` compares the decoded name.
+            parser.i = raw.start - 1
+            return try parser.parseString()
+        }() : String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
+        caseSeen = name
+        return name
+        #else
         let raw = try parser.scanString()
         guard !raw.slow else { throw _DirectMismatch() }
         return String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
+        #endif
     }
 
     /// Reads the end of a case, `}}`: the payload object and the one-key outer object
     /// (nothing after a bare case).
-    public mutating func endCase() throws {
+    public mutating func endCase() throws(JSONFailure) {
         if bareCase {
             bareCase = false
             return
@@ -355,7 +546,10 @@ public struct JSONInput: ~Copyable {
         try endObject()
     }
 
-    @inline(__always) mutating func string() throws -> String {
+    @inline(__always) mutating func string() throws(JSONFailure) -> String {
+        #if hasFeature(Embedded)
+        expecting = "a string"
+        #endif
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let s = try parser.parseString()
@@ -363,7 +557,10 @@ public struct JSONInput: ~Copyable {
         return s
     }
 
-    @inline(__always) mutating func bool() throws -> Bool {
+    @inline(__always) mutating func bool() throws(JSONFailure) -> Bool {
+        #if hasFeature(Embedded)
+        expecting = "a boolean"
+        #endif
         parser.skipWhitespace()
         let b = parser.byte(parser.i)
         let r: Bool
@@ -378,7 +575,7 @@ public struct JSONInput: ~Copyable {
         return r
     }
 
-    mutating func number() throws -> JSONValue {
+    mutating func number() throws(JSONFailure) -> JSONValue {
         parser.skipWhitespace()
         let b = parser.byte(parser.i)
         guard b == UInt8(ascii: "-") || _Parser.isDigit(b) else { throw _DirectMismatch() }
@@ -388,20 +585,43 @@ public struct JSONInput: ~Copyable {
     }
 
     /// Integers written as integers only; `1.0` or `1e3` go to the `Codable` path.
-    @inline(__always) mutating func integer<I: FixedWidthInteger>(_: I.Type) throws -> I {
+    @inline(__always) mutating func integer<I: FixedWidthInteger>(_: I.Type) throws(JSONFailure) -> I {
+        #if hasFeature(Embedded)
+        expecting = "an integer"
+        let start = parser.i
+        #endif
         switch try number() {
         case .int(let x):
             if let r = I(exactly: x) { return r }
         case .uint(let x):
             if let r = I(exactly: x) { return r }
+        #if hasFeature(Embedded)
+        // No `Codable` path to hand `1.0` or `1e2` to: read them as it does, when exact.
+        case .double(let d):
+            if let r = I(exactly: d) { return r }
+        #endif
         default:
             break
         }
+        #if hasFeature(Embedded)
+        // A number that does not fit: named as the tape decoder names it.
+        let text = String(decoding: UnsafeBufferPointer(start: parser.p + start, count: parser.i - start), as: UTF8.self)
+        let integral = !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        return try { () throws(JSONFailure) -> I in
+            throw JSONError.schema(JSONPath.render(path), integral
+                ? "expected an integer of \(I.bitWidth) bits, found \(text)"
+                : "expected an integer, found \(text)")
+        }()
+        #else
         throw _DirectMismatch()
+        #endif
     }
 
     /// Same conversions as the `Codable` path: any JSON number.
-    @inline(__always) mutating func double() throws -> Double {
+    @inline(__always) mutating func double() throws(JSONFailure) -> Double {
+        #if hasFeature(Embedded)
+        expecting = "a number"
+        #endif
         switch try number() {
         case .double(let d): return d
         case .int(let x): return Double(x)
@@ -411,7 +631,7 @@ public struct JSONInput: ~Copyable {
     }
 
     /// After the top-level value: only whitespace may follow.
-    mutating func finish() throws {
+    mutating func finish() throws(JSONFailure) {
         parser.skipWhitespace()
         guard parser.i == parser.end else { throw _DirectMismatch() }
     }
@@ -420,25 +640,25 @@ public struct JSONInput: ~Copyable {
 // MARK: - Standard types
 
 extension String: JSONDirectCodable {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.string(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> String { try input.string() }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) { out.string(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> String { try input.string() }
 }
 
 extension Bool: JSONDirectCodable {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { out.bool(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Bool { try input.bool() }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) { out.bool(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Bool { try input.bool() }
 }
 
 extension Double: JSONDirectCodable {
     /// Throws for a non-finite value, so the `Codable` path reports it with its path.
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { try out.double(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Double { try input.double() }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) { try out.double(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Double { try input.double() }
 }
 
 /// Integers: the `Codable` path's writer, and only integer literals in range on reading.
 extension JSONDirectCodable where Self: FixedWidthInteger {
-    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws { try out.integer(self) }
-    @inline(__always) public static func readJSON(from input: inout JSONInput) throws -> Self { try input.integer(Self.self) }
+    @inline(__always) public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) { try out.integer(self) }
+    @inline(__always) public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Self { try input.integer(Self.self) }
 }
 
 extension Int: JSONDirectCodable {}
@@ -448,13 +668,13 @@ extension UInt32: JSONDirectCodable {}
 extension UInt64: JSONDirectCodable {}
 
 extension Array: JSONDirectCodable where Element: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginArray()
         for element in self { try element.writeJSON(to: &out) }
         out.endArray()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> [Element] {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> [Element] {
         try input.beginArray()
         var result: [Element] = []
         while try input.nextElement() {
@@ -466,6 +686,7 @@ extension Array: JSONDirectCodable where Element: JSONDirectCodable {
 
 // MARK: - Entry points used by JSONCoding
 
+#if !hasFeature(Embedded)
 enum _Direct {
     /// Appends the direct JSON of `value` to `out`, in `out`'s own memory (a batch is
     /// written where the host will read it, with no copy in between); false, with `out`
@@ -539,3 +760,4 @@ enum _Direct {
         }
     }
 }
+#endif

@@ -13,7 +13,7 @@
 /// both steps are iterative, so hostile nesting cannot overflow the call stack.
 public enum JSONParser {
     /// Parses one JSON document from raw UTF-8 bytes.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> JSONValue {
+    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(JSONFailure) -> JSONValue {
         guard bytes.count <= limits.maxBytes else {
             throw JSONError(kind: .syntax, message: "input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", path: "")
         }
@@ -24,16 +24,18 @@ public enum JSONParser {
         return p.value(of: try p.buildTape())
     }
 
+    #if !hasFeature(Embedded)  // the WebAssembly build parses buffers only
     /// Parses one JSON document from UTF-8 bytes.
-    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws -> JSONValue {
+    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws(JSONFailure) -> JSONValue {
         try bytes.withUnsafeBytes { try parse($0, limits: limits) }
     }
 
     /// Parses one JSON document from a string (its UTF-8 form).
-    public static func parse(_ text: String, limits: JSONLimits = .default) throws -> JSONValue {
+    public static func parse(_ text: String, limits: JSONLimits = .default) throws(JSONFailure) -> JSONValue {
         var text = text
         return try text.withUTF8 { try parse(UnsafeRawBufferPointer($0), limits: limits) }
     }
+    #endif
 }
 
 struct _Parser {
@@ -77,7 +79,7 @@ struct _Parser {
         }
     }
 
-    mutating func expectLiteral(_ word: StaticString) throws {
+    mutating func expectLiteral(_ word: StaticString) throws(JSONFailure) {
         let n = word.utf8CodeUnitCount
         let w = word.utf8Start
         for k in 0..<n where byte(i + k) != w[k] {
@@ -89,7 +91,7 @@ struct _Parser {
     // MARK: Strings
 
     /// Parses a string literal starting at the opening quote.
-    mutating func parseString() throws -> String {
+    mutating func parseString() throws(JSONFailure) -> String {
         i += 1
         let start = i
         // Fast path: plain ASCII without escapes.
@@ -127,7 +129,7 @@ struct _Parser {
     }
 
     /// Validates one multi-byte UTF-8 sequence at `at` and returns its length.
-    func utf8SequenceLength(at: Int) throws -> Int {
+    func utf8SequenceLength(at: Int) throws(JSONFailure) -> Int {
         let b0 = p[at]
         @inline(__always) func cont(_ k: Int) -> Bool { at + k < end && p[at + k] & 0xC0 == 0x80 }
         if b0 >= 0xC2 && b0 <= 0xDF {
@@ -152,7 +154,7 @@ struct _Parser {
         throw fail("invalid UTF-8 (truncated sequence)", at: at)
     }
 
-    mutating func parseEscape() throws {
+    mutating func parseEscape() throws(JSONFailure) {
         let at = i
         let e = byte(i + 1)
         i += 2
@@ -186,7 +188,7 @@ struct _Parser {
     }
 
     /// Reads 4 hex digits at `i` (just after `\u`); `at` is the escape's offset for errors.
-    mutating func hex4(at: Int) throws -> UInt32 {
+    mutating func hex4(at: Int) throws(JSONFailure) -> UInt32 {
         var v: UInt32 = 0
         for _ in 0..<4 {
             let c = byte(i)
@@ -225,7 +227,7 @@ struct _Parser {
 
     @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
-    mutating func parseNumber() throws -> JSONValue {
+    mutating func parseNumber() throws(JSONFailure) -> JSONValue {
         let start = i
         var negative = false
         if byte(i) == UInt8(ascii: "-") { negative = true; i += 1 }

@@ -24,7 +24,7 @@ struct _TapeEntry {
 
 extension _Parser {
     /// Validates a string literal at the opening quote without building it.
-    mutating func scanString() throws -> (start: Int, len: Int, slow: Bool) {
+    mutating func scanString() throws(JSONFailure) -> (start: Int, len: Int, slow: Bool) {
         let quote = i
         i += 1
         let start = i
@@ -44,7 +44,7 @@ extension _Parser {
     }
 
     /// Parses the whole input into a tape.
-    mutating func buildTape() throws -> [_TapeEntry] {
+    mutating func buildTape() throws(JSONFailure) -> [_TapeEntry] {
         guard end < Int(Int32.max) else { throw fail("input too large", at: 0) }
         var tape: [_TapeEntry] = []
         tape.reserveCapacity(16 + end / 6)
@@ -131,7 +131,7 @@ extension _Parser {
         }
     }
 
-    mutating func tapeKey(_ tape: inout [_TapeEntry], parent: Int) throws {
+    mutating func tapeKey(_ tape: inout [_TapeEntry], parent: Int) throws(JSONFailure) {
         skipWhitespace()
         guard byte(i) == UInt8(ascii: "\"") else { throw fail("expected a string key, found \(describeHere())", at: i) }
         let s = try scanString()
@@ -202,7 +202,7 @@ extension _Parser {
         return true
     }
 
-    func checkDuplicateKeys(_ tape: [_TapeEntry], object: Int) throws {
+    func checkDuplicateKeys(_ tape: [_TapeEntry], object: Int) throws(JSONFailure) {
         let n = Int(tape[object].len)
         guard n > 1 else { return }
         if n <= 12 {

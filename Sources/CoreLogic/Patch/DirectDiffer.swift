@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(CoreLogicWasmLibc)
+import CoreLogicWasmLibc
 #endif
 
 /// The differ of a state with a direct JSON conformance (`JSONDirectCodable`): it keeps
@@ -54,6 +56,7 @@ final class _DirectDiffer<State> {
         path.release()
     }
 
+    #if !hasFeature(Embedded)
     /// A differ for `State`, or nil when it has no direct conformance.
     static func make() -> _DirectDiffer<State>? {
         guard let direct = State.self as? any JSONDirectCodable.Type else { return nil }
@@ -75,6 +78,23 @@ final class _DirectDiffer<State> {
             return written
         }
     }
+    #else
+    /// A differ for `State`: in the WebAssembly build every state writes its own JSON.
+    static func make() -> _DirectDiffer<State> where State: Encodable {
+        _DirectDiffer { state, buffer, collector in
+            var out = JSONOutput(appendingTo: buffer)
+            out.context = Unmanaged.passUnretained(collector).toOpaque()
+            var written = true
+            do throws(JSONFailure) {
+                try state.pointee.writeJSON(to: &out)
+            } catch {
+                written = false
+            }
+            buffer = out.takeBuffer()
+            return written
+        }
+    }
+    #endif
 
     /// Starts over from `state`; false (and nothing changed) when its `writeJSON` declined.
     func reset(to state: State) -> Bool {
@@ -89,7 +109,7 @@ final class _DirectDiffer<State> {
     /// last one. False when its `writeJSON` declined: nothing is appended and nothing
     /// changes. Throws when an element of a tracked list cannot be written (a non-finite
     /// number): nothing is appended and the last state stays the one before.
-    func diff(to state: State, into out: inout _ByteBuffer) throws -> Bool {
+    func diff(to state: State, into out: inout _ByteBuffer) throws(JSONFailure) -> Bool {
         guard encode(state) else { return false }
         defer { tracked.releaseArrays() }
         changed.truncate(to: 0)
@@ -105,7 +125,7 @@ final class _DirectDiffer<State> {
             var walk = _SpanWalk(old: previous.buffer, new: current.buffer, oldMarks: previousMarks, tracked: tracked,
                                  changed: UnsafeBufferPointer(start: changed.base, count: changed.count),
                                  spans: spans, path: path, out: out)
-            var failure: Error?
+            var failure: JSONFailure?
             do {
                 try walk.compare(0, previous.count, 0, current.count)
             } catch {
@@ -153,7 +173,7 @@ struct _TrackedMark {
 final class _TrackedArrayCollector {
     /// The lists, held only while one diff runs (holding one longer would make the
     /// reducer's next mutation copy it).
-    @exclusivity(unchecked) var arrays: [any _ChangeTrackedArray] = []
+    @exclusivity(unchecked) var arrays: [_AnyChangeTrackedArray] = []
     @exclusivity(unchecked) var marks: [_TrackedMark] = []
     /// Where each reference is in the bytes.
     @exclusivity(unchecked) var offsets: [Int] = []
@@ -174,7 +194,11 @@ final class _TrackedArrayCollector {
     func record<A: _ChangeTrackedArray>(_ array: A, into out: inout JSONOutput) {
         out.beforeValue()
         let index = UInt32(truncatingIfNeeded: arrays.count)
+        #if hasFeature(Embedded)
+        arrays.append(_anyChangeTrackedArray(array))
+        #else
         arrays.append(array)
+        #endif
         marks.append(_TrackedMark(branch: array._branch, generation: array._generation, count: array._markCount))
         offsets.append(out.buf.count)
         out.buf.append(0x01)
@@ -381,7 +405,7 @@ struct _SpanWalk {
     // MARK: Comparing
 
     /// Writes the operations that turn the old value in `os..<oe` into the new one in `ns..<ne`.
-    mutating func compare(_ os: Int, _ oe: Int, _ ns: Int, _ ne: Int) throws {
+    mutating func compare(_ os: Int, _ oe: Int, _ ns: Int, _ ne: Int) throws(JSONFailure) {
         if same(os, oe, ns, ne) { return }
         let o = old[os], n = new[ns]
         if o == UInt8(ascii: "{") && n == UInt8(ascii: "{") {
@@ -395,7 +419,7 @@ struct _SpanWalk {
         }
     }
 
-    private mutating func compareObjects(_ os: Int, _ ns: Int) throws {
+    private mutating func compareObjects(_ os: Int, _ ns: Int) throws(JSONFailure) {
         // Usually both have the same keys in the same order (a struct's fields): walked in
         // step, keys compared in place. At the first difference in the keys, the members
         // from there on are listed and matched by key.
@@ -426,7 +450,7 @@ struct _SpanWalk {
     /// The members of both objects from `os` and `ns` on (the members before them matched
     /// in step, so their keys are none of these) matched by key, then the old ones that
     /// are gone.
-    private mutating func compareMembers(_ os: Int, _ ns: Int) throws {
+    private mutating func compareMembers(_ os: Int, _ ns: Int) throws(JSONFailure) {
         let base = spans.count
         let oldCount = pushMembers(old, os)
         let newBase = spans.count
@@ -484,7 +508,7 @@ struct _SpanWalk {
         spans.truncate(to: base)
     }
 
-    private mutating func compareArrays(_ os: Int, _ ns: Int) throws {
+    private mutating func compareArrays(_ os: Int, _ ns: Int) throws(JSONFailure) {
         let base = spans.count
         let oldCount = pushElements(old, os)
         let newBase = spans.count
@@ -516,7 +540,7 @@ struct _SpanWalk {
 
     /// The tracked list that was `oldIndex` in the last state and is `newIndex` now: its
     /// edits since, or one `replace` of it when they are unknown or longer.
-    private mutating func compareTracked(_ oldIndex: Int, _ newIndex: Int) throws {
+    private mutating func compareTracked(_ oldIndex: Int, _ newIndex: Int) throws(JSONFailure) {
         let seen = oldMarks[oldIndex]
         let now = tracked.marks[newIndex]
         if now.sameContents(as: seen) { return }
@@ -533,11 +557,11 @@ struct _SpanWalk {
 
     /// As `_DiffContext.edits`, written as they are computed; false (nothing written)
     /// when replacing the whole list is shorter.
-    private mutating func writeEdits(_ array: any _ChangeTrackedArray, from oldCount: Int,
-                                     _ changes: ArraySlice<_ArrayChange>) throws -> Bool {
+    private mutating func writeEdits(_ array: _AnyChangeTrackedArray, from oldCount: Int,
+                                     _ changes: ArraySlice<_ArrayChange>) throws(JSONFailure) -> Bool {
         if changes.isEmpty { return true }
         guard let plan = _ArrayEditPlan(oldCount: oldCount, newCount: array.count, changes: changes) else { return false }
-        func element(_ op: StaticString, _ index: Int, at component: Int) throws {
+        func element(_ op: StaticString, _ index: Int, at component: Int) throws(JSONFailure) {
             pushPath(component, index, 0)
             begin(op)
             literal(#","value":"#)
@@ -616,18 +640,18 @@ struct _SpanWalk {
         out.append(UInt8(ascii: "}"))
     }
 
-    private mutating func replace(_ ns: Int, _ ne: Int) throws {
+    private mutating func replace(_ ns: Int, _ ne: Int) throws(JSONFailure) {
         begin("replace")
         try value(ns, ne)
     }
 
-    private mutating func add(_ ns: Int, _ ne: Int) throws {
+    private mutating func add(_ ns: Int, _ ne: Int) throws(JSONFailure) {
         begin("add")
         try value(ns, ne)
     }
 
     /// `,"value":` and the new value in `ns..<ne`, its tracked lists written out, and `}`.
-    private mutating func value(_ ns: Int, _ ne: Int) throws {
+    private mutating func value(_ ns: Int, _ ne: Int) throws(JSONFailure) {
         literal(#","value":"#)
         if tracked.offsets.isEmpty {
             out.appendBytes(UnsafeBufferPointer(rebasing: new[ns..<ne]))

@@ -138,9 +138,11 @@ extension TrackedArray: Hashable where Element: Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(storage.elements) }
 }
 
+#if !hasFeature(Embedded)
 extension TrackedArray: CustomStringConvertible {
     public var description: String { storage.elements.description }
 }
+#endif
 
 // Value semantics: the storage is never mutated while shared (copy on write), so a value
 // may cross threads like an Array.
@@ -148,6 +150,11 @@ extension TrackedArray: @unchecked Sendable where Element: Sendable {}
 
 // MARK: - JSON: exactly a plain array
 
+#if hasFeature(Embedded)
+// The WebAssembly build's `Codable` is the direct JSON below (Embedded/CodableInEmbedded.swift).
+extension TrackedArray: Encodable where Element: JSONDirectCodable {}
+extension TrackedArray: Decodable where Element: JSONDirectCodable {}
+#else
 extension TrackedArray: Encodable where Element: Encodable {
     public func encode(to encoder: Encoder) throws {
         // The differ's encoder asks for the change history instead of the elements.
@@ -162,9 +169,10 @@ extension TrackedArray: Encodable where Element: Encodable {
 extension TrackedArray: Decodable where Element: Decodable {
     public init(from decoder: Decoder) throws { self.init(try [Element](from: decoder)) }
 }
+#endif
 
 extension TrackedArray: JSONDirectCodable where Element: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         // Written for the differ: a reference to this list, whose history it reads.
         if let differ = out.context {
             Unmanaged<_TrackedArrayCollector>.fromOpaque(differ).takeUnretainedValue().record(self, into: &out)
@@ -173,7 +181,7 @@ extension TrackedArray: JSONDirectCodable where Element: JSONDirectCodable {
         try storage.elements.writeJSON(to: &out)
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> TrackedArray {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> TrackedArray {
         TrackedArray(try [Element].readJSON(from: &input))
     }
 }
@@ -306,30 +314,70 @@ protocol _ChangeTrackedArray {
     /// `count`, or for a differ's shadow the count of the list it stands for.
     var _markCount: Int { get }
     func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>?
-    func _encodeElement(at index: Int, into out: inout [UInt8]) throws
-    func _encodeAll(into out: inout [UInt8]) throws
-    func _writeElement(at index: Int, into out: inout _ByteBuffer) throws
-    func _writeAll(into out: inout _ByteBuffer) throws
+    func _encodeElement(at index: Int, into out: inout [UInt8]) throws(JSONFailure)
+    func _encodeAll(into out: inout [UInt8]) throws(JSONFailure)
+    func _writeElement(at index: Int, into out: inout _ByteBuffer) throws(JSONFailure)
+    func _writeAll(into out: inout _ByteBuffer) throws(JSONFailure)
 }
+
+#if hasFeature(Embedded)
+/// A tracked array of any element type, as the differ holds it: Embedded Swift has no
+/// existential of a non-class protocol, so the calls are closures over the array.
+struct _AnyChangeTrackedArray: _ChangeTrackedArray {
+    let _branch: UInt64
+    let _generation: UInt64
+    let count: Int
+    let _markCount: Int
+    private let changes: (UInt64, UInt64) -> ArraySlice<_ArrayChange>?
+    private let encodeElement: (Int, inout [UInt8]) throws(JSONFailure) -> Void
+    private let encodeAll: (inout [UInt8]) throws(JSONFailure) -> Void
+    private let writeElement: (Int, inout _ByteBuffer) throws(JSONFailure) -> Void
+    private let writeAll: (inout _ByteBuffer) throws(JSONFailure) -> Void
+
+    init<A: _ChangeTrackedArray>(_ array: A) {
+        _branch = array._branch
+        _generation = array._generation
+        count = array.count
+        _markCount = array._markCount
+        changes = { seen, branch in array._changes(since: seen, of: branch) }
+        encodeElement = { (index, out) throws(JSONFailure) in try array._encodeElement(at: index, into: &out) }
+        encodeAll = { (out) throws(JSONFailure) in try array._encodeAll(into: &out) }
+        writeElement = { (index, out) throws(JSONFailure) in try array._writeElement(at: index, into: &out) }
+        writeAll = { (out) throws(JSONFailure) in try array._writeAll(into: &out) }
+    }
+
+    func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>? { changes(seen, branch) }
+    func _encodeElement(at index: Int, into out: inout [UInt8]) throws(JSONFailure) { try encodeElement(index, &out) }
+    func _encodeAll(into out: inout [UInt8]) throws(JSONFailure) { try encodeAll(&out) }
+    func _writeElement(at index: Int, into out: inout _ByteBuffer) throws(JSONFailure) { try writeElement(index, &out) }
+    func _writeAll(into out: inout _ByteBuffer) throws(JSONFailure) { try writeAll(&out) }
+}
+@inline(__always) func _anyChangeTrackedArray<A: _ChangeTrackedArray>(_ array: A) -> _AnyChangeTrackedArray {
+    _AnyChangeTrackedArray(array)
+}
+#else
+typealias _AnyChangeTrackedArray = any _ChangeTrackedArray
+@inline(__always) func _anyChangeTrackedArray<A: _ChangeTrackedArray>(_ array: A) -> _AnyChangeTrackedArray { array }
+#endif
 
 extension TrackedArray: _ChangeTrackedArray where Element: Encodable {
     func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>? {
         storage.history.changes(since: seen, of: branch)
     }
 
-    func _encodeElement(at index: Int, into out: inout [UInt8]) throws {
+    func _encodeElement(at index: Int, into out: inout [UInt8]) throws(JSONFailure) {
         try JSONCoding.encode(storage.elements[index], into: &out)
     }
 
-    func _encodeAll(into out: inout [UInt8]) throws {
+    func _encodeAll(into out: inout [UInt8]) throws(JSONFailure) {
         try JSONCoding.encode(storage.elements, into: &out)
     }
 
-    func _writeElement(at index: Int, into out: inout _ByteBuffer) throws {
+    func _writeElement(at index: Int, into out: inout _ByteBuffer) throws(JSONFailure) {
         try JSONCoding.encode(storage.elements[index], into: &out)
     }
 
-    func _writeAll(into out: inout _ByteBuffer) throws {
+    func _writeAll(into out: inout _ByteBuffer) throws(JSONFailure) {
         try JSONCoding.encode(storage.elements, into: &out)
     }
 }

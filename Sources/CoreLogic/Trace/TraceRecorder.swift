@@ -1,8 +1,3 @@
-/// The kind of an input, as journals, batches and traces name it.
-public enum InputKind: String, Sendable {
-    case send, deliver, complete
-}
-
 /// Where a trace goes, supplied by whoever turns tracing on (the C ABI writes a file).
 /// The engine does no I/O: it builds each line and hands it over.
 public struct TraceSink {

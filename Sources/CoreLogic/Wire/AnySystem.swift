@@ -17,128 +17,188 @@ public enum OutputMode: Int32, Sendable {
 /// An input is sent with a `batch` sink or without one. The sink receives the batch's
 /// bytes while the system is still locked, so a host copies them before another thread
 /// can run a step; it does not escape, so a caller's sink that captures locals needs no
-/// heap context. Without a sink the system builds no batch at all.
+/// heap context (an escaping one costs about 900 instructions more per call, measured
+/// with the counter). Without a sink the system builds no batch at all.
 ///
-/// Each operation is a public method with, just below it, the closure it calls; the
-/// closures are made in ``init(_:)``, where the feature's type is known, so the code
-/// behind each one is specialized for that feature. A protocol or a generic subclass
+/// The calls are closures made in ``init(_:)``, where the feature's type is known, so the
+/// code behind each one is specialized for that feature. A protocol or a generic subclass
 /// would dispatch into `WireSystem<F>` compiled for any `F`, looking up type metadata on
 /// every call: measured, about 7,000 more instructions per counter event
 /// (`make bench-instructions`).
 public final class AnySystem {
     /// The feature this system runs.
     public let featureName: String
+    private let calls: Calls
 
+    /// One closure per call, each over the same typed system.
+    private struct Calls {
+        var setOutput: (OutputMode, inout [UInt8]?) throws(CoreLogicFailure) -> Void
+        var resync: (inout [UInt8]) throws(CoreLogicFailure) -> Void
+        var watchQueries: ([String], inout [UInt8]?) throws(CoreLogicFailure) -> Void
+        var writeInitialBatch: (inout [UInt8]) throws(CoreLogicFailure) -> Void
+        // The sinks are not optional so that they need not escape: a caller's sink that
+        // captures something is then made on its stack, not on the heap. The Bool says
+        // whether a batch is wanted at all.
+        var send: (UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
+        var deliver: (UInt64, UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
+        var complete: (UInt64, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
+        var writeState: (inout [UInt8]) throws(CoreLogicFailure) -> Void
+        var writeQuery: (String, inout [UInt8]) throws(CoreLogicFailure) -> Void
+        var writeEffects: (inout [UInt8]) throws(CoreLogicFailure) -> Void
+        var writeBrokenInvariants: (inout [UInt8]) -> Void
+        var setCommandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
+        var setStateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
+        // Traces and journals write files: the WebAssembly build has neither (docs/web.md).
+        #if !hasFeature(Embedded)
+        var setTrace: (TraceSink?) throws(CoreLogicFailure) -> Void
+        #endif
+        var nextEffectID: () -> UInt64
+        var close: () -> Void
+        #if !hasFeature(Embedded)
+        var openJournal: (FileSystemPath, Durability) throws(CoreLogicFailure) -> Void
+        var checkpoint: () throws(CoreLogicFailure) -> Void
+        var syncJournal: () throws(CoreLogicFailure) -> Void
+        var closeJournal: () -> Void
+        var adopt: (Journal) throws(CoreLogicFailure) -> Void
+        #endif
+    }
+
+    #if hasFeature(Embedded)
+    private init(featureName: String, calls: Calls) {
+        self.featureName = featureName
+        self.calls = calls
+    }
+
+    // Embedded Swift allows a generic initializer in a class only as a convenience one.
+    convenience init<F: Feature>(_ typed: WireSystem<F>) {
+        self.init(featureName: F.name, calls: Calls(
+            setOutput: { (mode, snapshot) throws(CoreLogicFailure) in try typed.setOutput(mode, snapshot: &snapshot) },
+            resync: { (out) throws(CoreLogicFailure) in try typed.resync(into: &out) },
+            watchQueries: { (names, values) throws(CoreLogicFailure) in try typed.watchQueries(names, values: &values) },
+            writeInitialBatch: { (out) throws(CoreLogicFailure) in try typed.writeInitialBatch(into: &out) },
+            send: { (event, wants, sink) throws(CoreLogicFailure) in try typed.send(event, wantsBatch: wants, sink: sink) },
+            deliver: { (effect, event, wants, sink) throws(CoreLogicFailure) in
+                try typed.deliver(effect, event, wantsBatch: wants, sink: sink)
+            },
+            complete: { (effect, wants, sink) throws(CoreLogicFailure) in try typed.complete(effect, wantsBatch: wants, sink: sink) },
+            writeState: { (out) throws(CoreLogicFailure) in try typed.writeState(into: &out) },
+            writeQuery: { (name, out) throws(CoreLogicFailure) in try typed.writeQuery(name, into: &out) },
+            writeEffects: { (out) throws(CoreLogicFailure) in try typed.writeEffects(into: &out) },
+            writeBrokenInvariants: { typed.writeBrokenInvariants(into: &$0) },
+            setCommandHandler: { typed.setCommandHandler($0) },
+            setStateHandler: { typed.setStateHandler($0) },
+            nextEffectID: { typed.nextEffectID },
+            close: { typed.close() }))
+    }
+    #else
     init<F: Feature>(_ typed: WireSystem<F>) {
         featureName = F.name
-        _setOutput = { try typed.setOutput($0, snapshot: &$1) }
-        _resync = { try typed.resync(into: &$0) }
-        _watchQueries = { try typed.watchQueries($0, values: &$1) }
-        _writeInitialBatch = { try typed.writeInitialBatch(into: &$0) }
-        _send = { try typed.send($0, wantsBatch: $1, sink: $2) }
-        _deliver = { try typed.deliver($0, $1, wantsBatch: $2, sink: $3) }
-        _complete = { try typed.complete($0, wantsBatch: $1, sink: $2) }
-        _writeState = { try typed.writeState(into: &$0) }
-        _writeQuery = { try typed.writeQuery($0, into: &$1) }
-        _writeEffects = { try typed.writeEffects(into: &$0) }
-        _writeBrokenInvariants = { typed.writeBrokenInvariants(into: &$0) }
-        _setCommandHandler = { typed.setCommandHandler($0) }
-        _setStateHandler = { typed.setStateHandler($0) }
-        _setTrace = { try typed.setTrace($0) }
-        _nextEffectID = { typed.nextEffectID }
-        _close = { typed.close() }
-        _openJournal = { try typed.openJournal(directory: $0, durability: $1) }
-        _checkpoint = { try typed.checkpoint() }
-        _syncJournal = { try typed.syncJournal() }
-        _closeJournal = { typed.closeJournal() }
-        _adopt = { try typed.adopt($0) }
+        calls = Calls(
+            setOutput: { try typed.setOutput($0, snapshot: &$1) },
+            resync: { try typed.resync(into: &$0) },
+            watchQueries: { try typed.watchQueries($0, values: &$1) },
+            writeInitialBatch: { try typed.writeInitialBatch(into: &$0) },
+            send: { try typed.send($0, wantsBatch: $1, sink: $2) },
+            deliver: { try typed.deliver($0, $1, wantsBatch: $2, sink: $3) },
+            complete: { try typed.complete($0, wantsBatch: $1, sink: $2) },
+            writeState: { try typed.writeState(into: &$0) },
+            writeQuery: { try typed.writeQuery($0, into: &$1) },
+            writeEffects: { try typed.writeEffects(into: &$0) },
+            writeBrokenInvariants: { typed.writeBrokenInvariants(into: &$0) },
+            setCommandHandler: { typed.setCommandHandler($0) },
+            setStateHandler: { typed.setStateHandler($0) },
+            setTrace: { try typed.setTrace($0) },
+            nextEffectID: { typed.nextEffectID },
+            close: { typed.close() },
+            openJournal: { try typed.openJournal(directory: $0, durability: $1) },
+            checkpoint: { try typed.checkpoint() },
+            syncJournal: { try typed.syncJournal() },
+            closeJournal: { typed.closeJournal() },
+            adopt: { try typed.adopt($0) })
     }
+    #endif
 
     /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
     /// baseline; `snapshot`, if non-nil, receives `{"revision":R,"state":{...}}`: the state
     /// the next patch applies to. On error nothing changes.
-    public func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws { try _setOutput(mode, &snapshot) }
-    private let _setOutput: (OutputMode, inout [UInt8]?) throws -> Void
+    public func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws(CoreLogicFailure) { try calls.setOutput(mode, &snapshot) }
 
     /// Appends `{"revision":R,"state":{...}}`, the current state and its revision; in patch
     /// mode the next patch continues from it (how a host that missed a patch catches up).
-    public func resync(into out: inout [UInt8]) throws { try _resync(&out) }
-    private let _resync: (inout [UInt8]) throws -> Void
+    public func resync(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.resync(&out) }
 
     /// Watches the named state queries (empty: none); every later batch carries
     /// `"queries":{...}` with those whose JSON changed since the previous batch. `values`,
     /// if non-nil, receives the current value of each. Unknown names throw `.notFound`
     /// and change nothing.
-    public func watchQueries(_ names: [String], values: inout [UInt8]?) throws { try _watchQueries(names, &values) }
-    private let _watchQueries: ([String], inout [UInt8]?) throws -> Void
+    public func watchQueries(_ names: [String], values: inout [UInt8]?) throws(CoreLogicFailure) { try calls.watchQueries(names, &values) }
 
     /// Appends the creation batch (`steps` is 0): the effects the first state asks for.
-    public func writeInitialBatch(into out: inout [UInt8]) throws { try _writeInitialBatch(&out) }
-    private let _writeInitialBatch: (inout [UInt8]) throws -> Void
+    public func writeInitialBatch(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeInitialBatch(&out) }
 
     /// `send(event)`; returns `.ok` (also when queued from inside a handler). `batch`
     /// receives the step's batch; ``send(_:)`` is the same input with no batch built.
     /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
-    public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink) throws -> Status { try _send(event, true, batch) }
-    public func send(_ event: UnsafeRawBufferPointer) throws -> Status { try _send(event, false, { _ in }) }
-    private let _send: (UnsafeRawBufferPointer, Bool, BatchSink) throws -> Status
+    public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink) throws(CoreLogicFailure) -> Status {
+        try calls.send(event, true, batch)
+    }
+    public func send(_ event: UnsafeRawBufferPointer) throws(CoreLogicFailure) -> Status {
+        try calls.send(event, false, { _ in })
+    }
 
     /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
-    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink) throws -> Status {
-        try _deliver(effect, event, true, batch)
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink) throws(CoreLogicFailure) -> Status {
+        try calls.deliver(effect, event, true, batch)
     }
-    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer) throws -> Status {
-        try _deliver(effect, event, false, { _ in })
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer) throws(CoreLogicFailure) -> Status {
+        try calls.deliver(effect, event, false, { _ in })
     }
-    private let _deliver: (UInt64, UnsafeRawBufferPointer, Bool, BatchSink) throws -> Status
 
     /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
-    public func complete(_ effect: UInt64, batch: BatchSink) throws -> Status { try _complete(effect, true, batch) }
-    public func complete(_ effect: UInt64) throws -> Status { try _complete(effect, false, { _ in }) }
-    private let _complete: (UInt64, Bool, BatchSink) throws -> Status
+    public func complete(_ effect: UInt64, batch: BatchSink) throws(CoreLogicFailure) -> Status {
+        try calls.complete(effect, true, batch)
+    }
+    public func complete(_ effect: UInt64) throws(CoreLogicFailure) -> Status {
+        try calls.complete(effect, false, { _ in })
+    }
 
     /// Appends the current state.
-    public func writeState(into out: inout [UInt8]) throws { try _writeState(&out) }
-    private let _writeState: (inout [UInt8]) throws -> Void
+    public func writeState(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeState(&out) }
 
     /// Appends the value of the named state query.
     /// - Throws: `.notFound` for an unknown name, with the valid names.
-    public func writeQuery(_ name: String, into out: inout [UInt8]) throws { try _writeQuery(name, &out) }
-    private let _writeQuery: (String, inout [UInt8]) throws -> Void
+    public func writeQuery(_ name: String, into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeQuery(name, &out) }
 
     /// Appends the running effects: `[{"id":1,"feedback":"loadPage","request":{...}}]`.
-    public func writeEffects(into out: inout [UInt8]) throws { try _writeEffects(&out) }
-    private let _writeEffects: (inout [UInt8]) throws -> Void
+    public func writeEffects(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeEffects(&out) }
 
     /// Appends the feature's invariants that do not hold in the current state, in
     /// declaration order: `[{"name":"itemsUniqueByID","message":"id 7 appears twice"}]`,
     /// `[]` when every one holds. Evaluates them now; a running system never does.
-    public func writeBrokenInvariants(into out: inout [UInt8]) { _writeBrokenInvariants(&out) }
-    private let _writeBrokenInvariants: (inout [UInt8]) -> Void
+    public func writeBrokenInvariants(into out: inout [UInt8]) { calls.writeBrokenInvariants(&out) }
 
     /// Sets (or with nil removes) the handler called with each command's JSON (NUL-terminated).
-    public func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { _setCommandHandler(handler) }
-    private let _setCommandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
+    public func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { calls.setCommandHandler(handler) }
 
     /// Sets (or with nil removes) the handler called with each new state's JSON (NUL-terminated).
-    public func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { _setStateHandler(handler) }
-    private let _setStateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
+    public func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { calls.setStateHandler(handler) }
 
     /// Starts writing a trace to `sink` (replacing any previous one), or with nil stops
     /// (docs/inspector.md). The first line is written before this returns.
     /// - Throws: `.io` when the sink refuses the first line; tracing is then off.
-    public func setTrace(_ sink: TraceSink?) throws { try _setTrace(sink) }
-    private let _setTrace: (TraceSink?) throws -> Void
+    #if !hasFeature(Embedded)
+    public func setTrace(_ sink: TraceSink?) throws(CoreLogicFailure) { try calls.setTrace(sink) }
 
     /// The next effect id the system will hand out.
-    public var nextEffectID: UInt64 { _nextEffectID() }
-    private let _nextEffectID: () -> UInt64
+    #endif
+
+    public var nextEffectID: UInt64 { calls.nextEffectID() }
 
     /// Stops the system (see ``System/close()``). A journal stays open until
     /// ``closeJournal()``.
-    public func close() { _close() }
-    private let _close: () -> Void
+    public func close() { calls.close() }
 
+    #if !hasFeature(Embedded)
     // MARK: Persistence (docs/persistence.md)
 
     /// Journals every accepted input into `directory` from now on: creates the directory
@@ -146,31 +206,28 @@ public final class AnySystem {
     /// left behind and the system journals nothing.
     /// - Throws: `.arg` if the system already journals or the directory already holds a
     ///   journal (restore it instead); `.io` naming the path and the system's reason.
-    public func openJournal(directory: FileSystemPath, durability: Durability) throws {
-        try _openJournal(directory, durability)
+    public func openJournal(directory: FileSystemPath, durability: Durability) throws(CoreLogicFailure) {
+        try calls.openJournal(directory, durability)
     }
-    private let _openJournal: (FileSystemPath, Durability) throws -> Void
 
     /// As above, with the directory spelled as text (its UTF-8 bytes).
     /// - Throws: `.arg` also when the path holds a NUL.
-    public func openJournal(directory: String, durability: Durability) throws {
+    public func openJournal(directory: String, durability: Durability) throws(CoreLogicFailure) {
         guard let path = FileSystemPath(directory) else { throw CoreLogicError(.arg, "the directory path holds a NUL byte") }
-        try _openJournal(path, durability)
+        try calls.openJournal(path, durability)
     }
 
     /// Writes a snapshot and starts a fresh journal segment (docs/persistence.md).
     /// - Throws: `.arg` without a journal; `.io` when the snapshot cannot be written.
-    public func checkpoint() throws { try _checkpoint() }
-    private let _checkpoint: () throws -> Void
+    public func checkpoint() throws(CoreLogicFailure) { try calls.checkpoint() }
 
     /// Forces written records to stable storage (interval durability; a no-op otherwise).
-    public func syncJournal() throws { try _syncJournal() }
-    private let _syncJournal: () throws -> Void
+    public func syncJournal() throws(CoreLogicFailure) { try calls.syncJournal() }
 
     /// Stops journaling and releases the directory, waiting for a call running on another
     /// thread; a no-op without a journal.
-    public func closeJournal() { _closeJournal() }
-    private let _closeJournal: () -> Void
+    public func closeJournal() { calls.closeJournal() }
+
 
     /// Restores `descriptor`'s system from a journal `directory` (docs/persistence.md): the
     /// snapshot, every record after it replayed through the reducer, then the feedbacks
@@ -179,7 +236,7 @@ public final class AnySystem {
     ///   batch, whose commands start the effects the restored state asks for.
     /// - Throws: `.io` (no such directory, locked by another journal), `.corrupt` naming the
     ///   file and line of damage.
-    public static func restore(_ descriptor: FeatureDescriptor, directory: FileSystemPath) throws
+    public static func restore(_ descriptor: FeatureDescriptor, directory: FileSystemPath) throws(CoreLogicFailure)
         -> (system: AnySystem, report: [UInt8], batch: [UInt8]) {
         let restored = try Restore.run(descriptor, directory: directory)
         return (restored.system, restored.report, restored.batch)
@@ -187,13 +244,13 @@ public final class AnySystem {
 
     /// As above, with the directory spelled as text (its UTF-8 bytes).
     /// - Throws: `.arg` also when the path holds a NUL.
-    public static func restore(_ descriptor: FeatureDescriptor, directory: String) throws
+    public static func restore(_ descriptor: FeatureDescriptor, directory: String) throws(CoreLogicFailure)
         -> (system: AnySystem, report: [UInt8], batch: [UInt8]) {
         guard let path = FileSystemPath(directory) else { throw CoreLogicError(.arg, "the directory path holds a NUL byte") }
         return try restore(descriptor, directory: path)
     }
 
     /// Takes over `journal` (restore): checkpoints the restored state into it and journals on.
-    func adopt(_ journal: Journal) throws { try _adopt(journal) }
-    private let _adopt: (Journal) throws -> Void
+    func adopt(_ journal: Journal) throws(CoreLogicFailure) { try calls.adopt(journal) }
+    #endif
 }

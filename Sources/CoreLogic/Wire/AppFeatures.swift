@@ -27,14 +27,14 @@ public struct AppFeatures: @unchecked Sendable {
     }
 
     /// The features' names, in order.
-    public var names: [String] { entries.map(\.name) }
+    public var names: [String] { entries.map { $0.name } }
 
     /// Every feature's descriptor, in order (builds those not built yet).
-    public var all: [FeatureDescriptor] { entries.map(\.descriptor) }
+    public var all: [FeatureDescriptor] { entries.map { $0.descriptor } }
 
     /// The feature named `name`.
     /// - Throws: ``CoreLogicError`` `.notFound` with the list of known names.
-    public func named(_ name: String) throws -> FeatureDescriptor {
+    public func named(_ name: String) throws(CoreLogicFailure) -> FeatureDescriptor {
         if let entry = entries.first(where: { $0.name == name }) { return entry.descriptor }
         throw CoreLogicError(.notFound, "no feature named '\(name)'; features: \(names.joined(separator: ", "))")
     }

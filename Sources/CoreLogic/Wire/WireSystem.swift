@@ -8,10 +8,14 @@ final class WireSystem<F: Feature> {
     /// in place.
     @exclusivity(unchecked) private var batchScratch = ByteScratch(capacity: 512)
     /// The trace being written, if any (Trace/); read and written under the system's lock.
+    #if !hasFeature(Embedded)
     var tracer: TraceRecorder<F>?
+    #endif
     /// The journal every accepted input is written to before it is applied, if any
     /// (Journal/); read and written under the system's lock.
+    #if !hasFeature(Embedded)
     @exclusivity(unchecked) var journal: Journal?
+    #endif
 
     private let payloadless: PayloadlessCases<F.Event>
     /// `F.queries` is computed; it is read once here, not on every query.
@@ -45,23 +49,23 @@ final class WireSystem<F: Feature> {
 
     var nextEffectID: UInt64 { system.nextEffectID }
 
-    static func decodeState(_ bytes: UnsafeRawBufferPointer) throws -> F.State {
-        try mapErrors("state") { try JSONCoding.decode(F.State.self, from: bytes) }
+    static func decodeState(_ bytes: UnsafeRawBufferPointer) throws(CoreLogicFailure) -> F.State {
+        try mapErrors("state") { () throws(JSONFailure) in try JSONCoding.decode(F.State.self, from: bytes) }
     }
 
     /// A state from a tree (a snapshot's, after migration); the library wrote it, so no
     /// size limit applies.
-    static func decodeState(_ value: JSONValue) throws -> F.State {
-        try mapErrors("state") { try JSONCoding.decode(F.State.self, from: value) }
+    static func decodeState(_ value: JSONValue) throws(CoreLogicFailure) -> F.State {
+        try mapErrors("state") { () throws(JSONFailure) in try JSONCoding.decode(F.State.self, from: value) }
     }
 
-    static func decodeEvent(_ bytes: UnsafeRawBufferPointer) throws -> F.Event {
-        try mapErrors("event") { try JSONCoding.decode(F.Event.self, from: bytes) }
+    static func decodeEvent(_ bytes: UnsafeRawBufferPointer) throws(CoreLogicFailure) -> F.Event {
+        try mapErrors("event") { () throws(JSONFailure) in try JSONCoding.decode(F.Event.self, from: bytes) }
     }
 
-    func writeInitialBatch(into out: inout [UInt8]) throws {
+    func writeInitialBatch(into out: inout [UInt8]) throws(CoreLogicFailure) {
         // Under the lock: the batch is written in the shared buffer.
-        try system.withExclusiveAccess {
+        try system.withExclusiveAccess { () throws(CoreLogicFailure) in
             batchScratch.removeAll()
             try writeBatch(system.initialBatch, queued: false, into: &batchScratch)
             out.append(contentsOf: batchScratch.bytes)
@@ -69,9 +73,15 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    func send(_ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
-        do {
+    func send(_ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
+        do throws(CoreLogicFailure) {
+            #if hasFeature(Embedded)
+            // `??` would take the decoder as an untyped-throwing autoclosure.
+            let decoded: F.Event
+            if let matched = payloadless.match(event) { decoded = matched } else { decoded = try Self.decodeEvent(event) }
+            #else
             let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
+            #endif
             return try run(.send(decoded), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.send, effect: nil, raw: event, error)
@@ -79,9 +89,15 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
-        do {
+    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
+        do throws(CoreLogicFailure) {
+            #if hasFeature(Embedded)
+            // `??` would take the decoder as an untyped-throwing autoclosure.
+            let decoded: F.Event
+            if let matched = payloadless.match(event) { decoded = matched } else { decoded = try Self.decodeEvent(event) }
+            #else
             let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
+            #endif
             return try run(.deliver(effect: effect, event: decoded), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.deliver, effect: effect, raw: event, error)
@@ -89,8 +105,8 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    func complete(_ effect: UInt64, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
-        do {
+    func complete(_ effect: UInt64, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
+        do throws(CoreLogicFailure) {
             return try run(.complete(effect: effect), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.complete, effect: effect, raw: nil, error)
@@ -98,7 +114,7 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    private func run(_ input: System<F>.Input, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws -> Status {
+    private func run(_ input: System<F>.Input, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
         guard wantsBatch else {
             // Nobody reads the batch: the system builds none (no copy of the state, no
             // command list) and nothing is written.
@@ -107,7 +123,7 @@ final class WireSystem<F: Feature> {
         // The sink runs inside the system's lock (submit's batch is built under it), so the
         // scratch buffer cannot be overwritten by another thread's step in between.
         var status = Status.ok
-        try system.submit(input) { outcome in
+        try system.submit(input) { (outcome) throws(CoreLogicFailure) in
             switch outcome {
             case .stale:
                 status = .stale
@@ -120,7 +136,7 @@ final class WireSystem<F: Feature> {
         return status
     }
 
-    private func emit(_ batch: System<F>.Batch, queued: Bool, to sink: (UnsafeRawBufferPointer) -> Void) throws {
+    private func emit(_ batch: System<F>.Batch, queued: Bool, to sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) {
         batchScratch.removeAll()
         try writeBatch(batch, queued: queued, into: &batchScratch)
         sink(batchScratch.bytes)
@@ -129,7 +145,7 @@ final class WireSystem<F: Feature> {
 
     /// Writes a batch in the current output mode. A queued call's batch (steps 0) reports
     /// nothing new: an empty patch at the last emitted revision, no changed queries.
-    private func writeBatch(_ batch: System<F>.Batch, queued: Bool, into out: inout ByteScratch) throws {
+    private func writeBatch(_ batch: System<F>.Batch, queued: Bool, into out: inout ByteScratch) throws(CoreLogicFailure) {
         if let differ {
             let revision = queued ? emittedRevision : system.revision
             writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
@@ -138,7 +154,7 @@ final class WireSystem<F: Feature> {
                 // already sent this step's patch): the shadow is the current state.
                 out.append("[]")
             } else {
-                try Self.mapErrors("state") { try differ.diff(to: batch.state, into: &out.buffer) }
+                try Self.mapErrors("state") { () throws(JSONFailure) in try differ.diff(to: batch.state, into: &out.buffer) }
                 emittedRevision = revision
             }
         } else {
@@ -151,7 +167,7 @@ final class WireSystem<F: Feature> {
                     handledState.shrinkIfLarge()
                 }
             } else {
-                try Self.mapErrors("state") { try out.appendJSON(batch.state) }
+                try Self.mapErrors("state") { () throws(JSONFailure) in try out.appendJSON(batch.state) }
             }
         }
         if !watched.isEmpty {
@@ -205,7 +221,11 @@ final class WireSystem<F: Feature> {
             JSONWriter.writeUnsigned(effect, into: &out)
             out.append(contentsOf: "}}".utf8)
         }
+        #if hasFeature(Embedded)
+        let error = dropped.error
+        #else
         let error = dropped.error as? CoreLogicError ?? CoreLogicError(.io, "\(dropped.error)")
+        #endif
         out.append(contentsOf: #","status":"#.utf8)
         JSONWriter.writeString(error.status.constantName, into: &out)
         out.append(contentsOf: #","error":"#.utf8)
@@ -244,11 +264,11 @@ final class WireSystem<F: Feature> {
 
     /// Appends `"name":value` for each watched query whose JSON changed since it was last
     /// reported, and remembers the new values.
-    private func writeChangedQueries(_ state: F.State, into out: inout ByteScratch) throws {
+    private func writeChangedQueries(_ state: F.State, into out: inout ByteScratch) throws(CoreLogicFailure) {
         var first = true
         for index in watched.indices {
             var value: [UInt8] = []
-            try Self.mapErrors("query") { try encodeOpened(watched[index].query.evaluate(state), into: &value) }
+            try Self.mapErrors("query") { () throws(JSONFailure) in try encodeOpened(watched[index].query.evaluate(state), into: &value) }
             if value == watched[index].last { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
@@ -259,8 +279,8 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws {
-        try system.withExclusiveAccess {
+    func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws(CoreLogicFailure) {
+        try system.withExclusiveAccess { () throws(CoreLogicFailure) in
             switch mode {
             case .full:
                 differ = nil
@@ -271,39 +291,39 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    func resync(into out: inout [UInt8]) throws {
-        try system.withExclusiveAccess {
+    func resync(into out: inout [UInt8]) throws(CoreLogicFailure) {
+        try system.withExclusiveAccess { () throws(CoreLogicFailure) in
             if differ != nil { try rebaseline() }
             try writeSnapshot(into: &out)
         }
     }
 
     /// A new shadow of the current state; the previous one stays if this throws.
-    private func rebaseline() throws {
+    private func rebaseline() throws(CoreLogicFailure) {
         let fresh = StateDiffer<F.State>()
-        try Self.mapErrors("state") { try fresh.reset(to: system.state) }
+        try Self.mapErrors("state") { () throws(JSONFailure) in try fresh.reset(to: system.state) }
         differ = fresh
         emittedRevision = system.revision
     }
 
-    private func writeSnapshot(into out: inout [UInt8]) throws {
+    private func writeSnapshot(into out: inout [UInt8]) throws(CoreLogicFailure) {
         out.append(contentsOf: #"{"revision":"#.utf8)
         JSONWriter.writeUnsigned(system.revision, into: &out)
         out.append(contentsOf: #","state":"#.utf8)
-        try Self.mapErrors("state") { try JSONCoding.encode(system.state, into: &out) }
+        try Self.mapErrors("state") { () throws(JSONFailure) in try JSONCoding.encode(system.state, into: &out) }
         out.append(UInt8(ascii: "}"))
     }
 
-    func watchQueries(_ names: [String], values: inout [UInt8]?) throws {
+    func watchQueries(_ names: [String], values: inout [UInt8]?) throws(CoreLogicFailure) {
         var chosen: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
         for name in names where !chosen.contains(where: { $0.name == name }) {
             chosen.append((name, try query(named: name), []))
         }
-        try system.withExclusiveAccess {
+        try system.withExclusiveAccess { () throws(CoreLogicFailure) in
             let state = system.state
             var out: [UInt8] = [UInt8(ascii: "{")]
             for index in chosen.indices {
-                try Self.mapErrors("query") { try encodeOpened(chosen[index].query.evaluate(state), into: &chosen[index].last) }
+                try Self.mapErrors("query") { () throws(JSONFailure) in try encodeOpened(chosen[index].query.evaluate(state), into: &chosen[index].last) }
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONWriter.writeString(chosen[index].name, into: &out)
                 out.append(UInt8(ascii: ":"))
@@ -315,23 +335,23 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    func writeState(into out: inout [UInt8]) throws {
+    func writeState(into out: inout [UInt8]) throws(CoreLogicFailure) {
         let state = system.state
-        try Self.mapErrors("state") { try JSONCoding.encode(state, into: &out) }
+        try Self.mapErrors("state") { () throws(JSONFailure) in try JSONCoding.encode(state, into: &out) }
     }
 
     /// The query called `name`; `.notFound` listing the valid names otherwise.
-    private func query(named name: String) throws -> StateQuery<F.State> {
+    private func query(named name: String) throws(CoreLogicFailure) -> StateQuery<F.State> {
         guard let query = queries.first(where: { $0.name == name }) else {
-            let valid = queries.map(\.name).joined(separator: ", ")
+            let valid = queries.map { $0.name }.joined(separator: ", ")
             throw CoreLogicError(.notFound, "\(F.name) has no query '\(_printableName(name))'; queries: \(valid.isEmpty ? "(none)" : valid)")
         }
         return query
     }
 
-    func writeQuery(_ name: String, into out: inout [UInt8]) throws {
+    func writeQuery(_ name: String, into out: inout [UInt8]) throws(CoreLogicFailure) {
         let value = try query(named: name).evaluate(system.state)
-        try Self.mapErrors("query") { try encodeOpened(value, into: &out) }
+        try Self.mapErrors("query") { () throws(JSONFailure) in try encodeOpened(value, into: &out) }
     }
 
     func writeBrokenInvariants(into out: inout [UInt8]) {
@@ -341,7 +361,7 @@ final class WireSystem<F: Feature> {
         }), into: &out)
     }
 
-    func writeEffects(into out: inout [UInt8]) throws {
+    func writeEffects(into out: inout [UInt8]) throws(CoreLogicFailure) {
         out.append(UInt8(ascii: "["))
         for (index, effect) in system.runningEffects.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -362,6 +382,16 @@ final class WireSystem<F: Feature> {
             system.onCommand = nil
             return
         }
+        #if hasFeature(Embedded)
+        // Embedded Swift has no checked `unowned`: the system is this object's own.
+        system.onCommand = { [unowned(unsafe) self] command in
+            handlerScratch.removeAll()
+            // Commands always encode (see writeCommand: a request that cannot is null).
+            Self.writeCommand(command, into: &handlerScratch)
+            Self.callWithCString(&handlerScratch, handler)
+            handlerScratch.shrinkIfLarge()
+        }
+        #else
         system.onCommand = { [unowned self] command in
             handlerScratch.removeAll()
             // Commands always encode (see writeCommand: a request that cannot is null).
@@ -369,6 +399,7 @@ final class WireSystem<F: Feature> {
             Self.callWithCString(&handlerScratch, handler)
             handlerScratch.shrinkIfLarge()
         }
+        #endif
     }
 
     func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) {
@@ -377,6 +408,33 @@ final class WireSystem<F: Feature> {
             system.withExclusiveAccess { handledRevision = nil }
             return
         }
+        #if hasFeature(Embedded)
+        // Embedded Swift has no checked `unowned`: the system is this object's own.
+        system.onState = { [unowned(unsafe) self] state in
+            handlerScratch.removeAll()
+            if let differ {
+                // One patch per step, continuing from the last one emitted.
+                let revision = system.revision
+                writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)
+                guard (try? differ.diff(to: state, into: &handlerScratch.buffer)) != nil else { return }
+                handlerScratch.append(UInt8(ascii: "}"))
+                emittedRevision = revision
+                Self.callWithCString(&handlerScratch, handler)
+                handlerScratch.shrinkIfLarge()
+            } else {
+                // Kept for the batch of this step (see ``handledState``).
+                handledRevision = nil
+                handledState.removeAll()
+                guard (try? handledState.appendJSON(state)) != nil else { return }
+                let revision = system.revision
+                Self.callWithCString(&handledState, handler)
+                handledState.buffer.truncate(to: handledState.count - 1)
+                // Offered to the batch only now: a call queued from inside the handler writes
+                // its own batch while the bytes carry the handler's terminating NUL.
+                handledRevision = revision
+            }
+        }
+        #else
         system.onState = { [unowned self] state in
             handlerScratch.removeAll()
             if let differ {
@@ -401,6 +459,7 @@ final class WireSystem<F: Feature> {
                 handledRevision = revision
             }
         }
+        #endif
     }
 
     func close() { system.close() }
@@ -412,7 +471,19 @@ final class WireSystem<F: Feature> {
 
 
     /// Turns codec errors into statuses: bad JSON is `.json`, a wrong shape `.schema`.
-    static func mapErrors<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    #if hasFeature(Embedded)
+    static func mapErrors<T>(_ what: String, _ body: () throws(JSONFailure) -> T) throws(CoreLogicFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            switch error.kind {
+            case .syntax: throw CoreLogicError(.json, "\(F.name) \(what): \(error.message)")
+            case .schema: throw CoreLogicError(.schema, "\(F.name) \(what): \(error.message)")
+            }
+        }
+    }
+    #else
+    static func mapErrors<T>(_ what: String, _ body: () throws(JSONFailure) -> T) throws(CoreLogicFailure) -> T {
         do {
             return try body()
         } catch let error as JSONError {
@@ -422,6 +493,7 @@ final class WireSystem<F: Feature> {
             }
         }
     }
+    #endif
 }
 
 /// The bytes of a batch (or of a command or state for a handler), written in place: one
@@ -499,11 +571,19 @@ struct ByteScratch: _ByteSink {
     }
 
     /// Appends the compact JSON of `value`; on error nothing is appended.
-    @inline(__always) mutating func appendJSON<T: Encodable>(_ value: T) throws {
+    @inline(__always) mutating func appendJSON<T: Encodable>(_ value: T) throws(JSONFailure) {
         try JSONCoding.encode(value, into: &buffer)
     }
 
     /// Appends what `write` appends to an array; on error nothing is appended.
+    #if hasFeature(Embedded)
+    @inline(__always) mutating func appendPiece<E: Error>(_ write: (inout [UInt8]) throws(E) -> Void) throws(E) {
+        if piece.count > 4096 { piece.removeAll(keepingCapacity: true) }
+        let from = piece.count
+        try write(&piece)
+        piece.withUnsafeBufferPointer { buffer.appendBytes(UnsafeBufferPointer(rebasing: $0[from...])) }
+    }
+    #else
     @inline(__always) mutating func appendPiece(_ write: (inout [UInt8]) throws -> Void) rethrows {
         // Pieces accumulate in `piece` and only the new bytes are copied: emptying an array
         // (`removeAll(keepingCapacity:)`, a generic replaceSubrange) costs more than a small
@@ -513,9 +593,10 @@ struct ByteScratch: _ByteSink {
         try write(&piece)
         piece.withUnsafeBufferPointer { buffer.appendBytes(UnsafeBufferPointer(rebasing: $0[from...])) }
     }
+    #endif
 }
 
-private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
+private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws(JSONFailure) {
     try JSONCoding.encode(value, into: &out)
 }
 

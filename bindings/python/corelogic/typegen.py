@@ -1201,11 +1201,11 @@ class _Swift:
     def struct(self, name: str) -> List[str]:
         fields = self.fields(self.schema.defs[name])
         out = [f"extension {name}: JSONDirectCodable {{",
-               "    public func writeJSON(to out: inout JSONOutput) throws {",
+               "    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {",
                "        out.beginObject()"]
         out += [f"        try out.field({_swift_string(field)}, {_swift_name(field)})" for field, _ in fields]
         out += ["        out.endObject()", "    }", "",
-                f"    public static func readJSON(from input: inout JSONInput) throws -> {name} {{",
+                f"    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> {name} {{",
                 "        try input.beginObject()"]
         arguments = [f"{_swift_name(field)}: try input.{'field' if required else 'optionalField'}({_swift_string(field)})"
                      for field, required in fields]
@@ -1217,7 +1217,8 @@ class _Swift:
             out.append(f"            {arguments[-1]})")
         out += [
                 "        try input.endObject()", "        return value", "    }", "}"]
-        return out + [""] + self.patchable(name, fields)
+        # The WebAssembly build takes its patches from the byte differ (docs/web.md).
+        return out + ["", "#if !hasFeature(Embedded)"] + self.patchable(name, fields) + ["#endif"]
 
     def patchable(self, name: str, fields: List[Tuple[str, bool]]) -> List[str]:
         """The struct's ``JSONPatchable`` conformance: each field compared through the
@@ -1264,7 +1265,7 @@ class _Swift:
     def enum(self, name: str) -> List[str]:
         cases = self.schema.cases(name)
         out = [f"extension {name}: JSONDirectCodable {{",
-               "    public func writeJSON(to out: inout JSONOutput) throws {",
+               "    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {",
                "        switch self {"]
         for case, payload in cases:
             fields = self.fields(payload)
@@ -1278,7 +1279,7 @@ class _Swift:
                     for i, (field, _) in enumerate(fields)]
             out.append("            out.endCase()")
         out += ["        }", "    }", "",
-                f"    public static func readJSON(from input: inout JSONInput) throws -> {name} {{",
+                f"    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> {name} {{",
                 f"        let value: {name}",
                 "        switch try input.beginCase() {"]
         for case, payload in cases:
@@ -1291,7 +1292,8 @@ class _Swift:
                 + f"try input.{'field' if required else 'optionalField'}({_swift_string(field)})"
                 for field, required in fields)
             out.append(f"        case {_swift_string(case)}: value = .{_swift_name(case)}({arguments})")
-        out += ["        default: throw input.mismatch()", "        }",
+        names = ", ".join(_swift_string(case) for case, _ in cases)
+        out += [f"        default: throw input.unknownCase([{names}])", "        }",
                 "        try input.endCase()", "        return value", "    }", "}"]
         return out
 
@@ -1309,10 +1311,10 @@ class _Swift:
         if raw is None:
             raise TypegenError(f"{name}: raw values of JSON type {node} are not supported")
         return [f"extension {name}: JSONDirectCodable {{",
-                "    public func writeJSON(to out: inout JSONOutput) throws {",
+                "    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {",
                 "        try rawValue.writeJSON(to: &out)",
                 "    }", "",
-                f"    public static func readJSON(from input: inout JSONInput) throws -> {name} {{",
+                f"    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> {name} {{",
                 f"        guard let value = {name}(rawValue: try {raw}.readJSON(from: &input)) else {{ throw input.mismatch() }}",
                 "        return value",
                 "    }", "}"]

@@ -37,7 +37,7 @@ struct EffectLedger {
         cancelCount += 1
     }
 
-    mutating func start(feedback: String, request: any Encodable) -> UInt64 {
+    mutating func start(feedback: String, request: AnyJSONEncodable) -> UInt64 {
         let id = nextID
         nextID &+= 1
         running[id] = currentTracker

@@ -1,3 +1,14 @@
+#if hasFeature(Embedded)
+/// The WebAssembly build runs on one thread (a page's or a worker's): there is nothing to
+/// wait for, and a call from inside a handler is queued by the system's draining flag, as
+/// in the native library.
+final class RecursiveLock {
+    init() {}
+    @inline(__always) func lock() {}
+    @inline(__always) func unlock() {}
+    @inline(__always) func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T { try body() }
+}
+#else
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -39,3 +50,4 @@ final class RecursiveLock {
         return try body()
     }
 }
+#endif

@@ -12,13 +12,13 @@ import CoreLogic
 #if !CORELOGIC_NO_DIRECT_JSON
 
 extension Counter.State: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("count", count)
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Counter.State {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Counter.State {
         try input.beginObject()
         let value = Counter.State(count: try input.field("count"))
         try input.endObject()
@@ -26,6 +26,7 @@ extension Counter.State: JSONDirectCodable {
     }
 }
 
+#if !hasFeature(Embedded)
 extension Counter.State: JSONPatchable {
     public func writePatch(from old: Counter.State, to patch: JSONPatchOutput) throws {
         let members = patch.beginObject()
@@ -35,21 +36,22 @@ extension Counter.State: JSONPatchable {
 
     public func patchShadow(reusing old: Counter.State?) -> Counter.State { self }
 }
+#endif
 
 extension Counter.Event: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         switch self {
         case .increment: out.payloadlessCase("increment")
         case .decrement: out.payloadlessCase("decrement")
         }
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Counter.Event {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Counter.Event {
         let value: Counter.Event
         switch try input.beginCase() {
         case "increment": value = .increment
         case "decrement": value = .decrement
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["increment", "decrement"])
         }
         try input.endCase()
         return value

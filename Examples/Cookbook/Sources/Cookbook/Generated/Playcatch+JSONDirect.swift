@@ -12,14 +12,14 @@ import CoreLogic
 #if !CORELOGIC_NO_DIRECT_JSON
 
 extension Playcatch.State: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("ball", ball)
         try out.field("throwCount", throwCount)
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Playcatch.State {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Playcatch.State {
         try input.beginObject()
         let value = Playcatch.State(
             ball: try input.field("ball"),
@@ -29,6 +29,7 @@ extension Playcatch.State: JSONDirectCodable {
     }
 }
 
+#if !hasFeature(Embedded)
 extension Playcatch.State: JSONPatchable {
     public func writePatch(from old: Playcatch.State, to patch: JSONPatchOutput) throws {
         let members = patch.beginObject()
@@ -39,32 +40,33 @@ extension Playcatch.State: JSONPatchable {
 
     public func patchShadow(reusing old: Playcatch.State?) -> Playcatch.State { self }
 }
+#endif
 
 extension Playcatch.Player: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         try rawValue.writeJSON(to: &out)
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Playcatch.Player {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Playcatch.Player {
         guard let value = Playcatch.Player(rawValue: try String.readJSON(from: &input)) else { throw input.mismatch() }
         return value
     }
 }
 
 extension Playcatch.Event: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         switch self {
         case .humanThrows: out.payloadlessCase("humanThrows")
         case .machineThrows: out.payloadlessCase("machineThrows")
         }
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Playcatch.Event {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Playcatch.Event {
         let value: Playcatch.Event
         switch try input.beginCase() {
         case "humanThrows": value = .humanThrows
         case "machineThrows": value = .machineThrows
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["humanThrows", "machineThrows"])
         }
         try input.endCase()
         return value
@@ -72,13 +74,13 @@ extension Playcatch.Event: JSONDirectCodable {
 }
 
 extension Playcatch.TimerRequest: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("seconds", seconds)
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Playcatch.TimerRequest {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Playcatch.TimerRequest {
         try input.beginObject()
         let value = Playcatch.TimerRequest(seconds: try input.field("seconds"))
         try input.endObject()
@@ -86,6 +88,7 @@ extension Playcatch.TimerRequest: JSONDirectCodable {
     }
 }
 
+#if !hasFeature(Embedded)
 extension Playcatch.TimerRequest: JSONPatchable {
     public func writePatch(from old: Playcatch.TimerRequest, to patch: JSONPatchOutput) throws {
         let members = patch.beginObject()
@@ -95,5 +98,6 @@ extension Playcatch.TimerRequest: JSONPatchable {
 
     public func patchShadow(reusing old: Playcatch.TimerRequest?) -> Playcatch.TimerRequest { self }
 }
+#endif
 
 #endif

@@ -12,7 +12,7 @@ import CoreLogic
 #if !CORELOGIC_NO_DIRECT_JSON
 
 extension Search.State: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("query", query)
         try out.field("items", items)
@@ -22,7 +22,7 @@ extension Search.State: JSONDirectCodable {
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.State {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.State {
         try input.beginObject()
         let value = Search.State(
             query: try input.field("query"),
@@ -35,6 +35,7 @@ extension Search.State: JSONDirectCodable {
     }
 }
 
+#if !hasFeature(Embedded)
 extension Search.State: JSONPatchable {
     public func writePatch(from old: Search.State, to patch: JSONPatchOutput) throws {
         let members = patch.beginObject()
@@ -60,9 +61,10 @@ extension Search.State: JSONPatchable {
         return shadow
     }
 }
+#endif
 
 extension Search.Repository: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("id", id)
         try out.field("name", name)
@@ -70,7 +72,7 @@ extension Search.Repository: JSONDirectCodable {
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.Repository {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.Repository {
         try input.beginObject()
         let value = Search.Repository(
             id: try input.field("id"),
@@ -81,6 +83,7 @@ extension Search.Repository: JSONDirectCodable {
     }
 }
 
+#if !hasFeature(Embedded)
 extension Search.Repository: JSONPatchable {
     public func writePatch(from old: Search.Repository, to patch: JSONPatchOutput) throws {
         let members = patch.beginObject()
@@ -92,9 +95,10 @@ extension Search.Repository: JSONPatchable {
 
     public func patchShadow(reusing old: Search.Repository?) -> Search.Repository { self }
 }
+#endif
 
 extension Search.LoadError: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         switch self {
         case .offline: out.payloadlessCase("offline")
         case .rateLimited(let retryAfter):
@@ -104,12 +108,12 @@ extension Search.LoadError: JSONDirectCodable {
         }
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.LoadError {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.LoadError {
         let value: Search.LoadError
         switch try input.beginCase() {
         case "offline": value = .offline
         case "rateLimited": value = .rateLimited(retryAfter: try input.field("retryAfter"))
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["offline", "rateLimited"])
         }
         try input.endCase()
         return value
@@ -117,7 +121,7 @@ extension Search.LoadError: JSONDirectCodable {
 }
 
 extension Search.Event: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         switch self {
         case .queryChanged(let text):
             out.beginCase("queryChanged")
@@ -137,7 +141,7 @@ extension Search.Event: JSONDirectCodable {
         }
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.Event {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.Event {
         let value: Search.Event
         switch try input.beginCase() {
         case "queryChanged": value = .queryChanged(text: try input.field("text"))
@@ -145,7 +149,7 @@ extension Search.Event: JSONDirectCodable {
         case "pageLoaded": value = .pageLoaded(items: try input.field("items"), nextURL: try input.optionalField("nextURL"))
         case "loadFailed": value = .loadFailed(error: try input.field("error"))
         case "retry": value = .retry
-        default: throw input.mismatch()
+        default: throw input.unknownCase(["queryChanged", "reachedBottom", "pageLoaded", "loadFailed", "retry"])
         }
         try input.endCase()
         return value
@@ -153,13 +157,13 @@ extension Search.Event: JSONDirectCodable {
 }
 
 extension Search.PageRequest: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("url", url)
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.PageRequest {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.PageRequest {
         try input.beginObject()
         let value = Search.PageRequest(url: try input.field("url"))
         try input.endObject()
@@ -167,6 +171,7 @@ extension Search.PageRequest: JSONDirectCodable {
     }
 }
 
+#if !hasFeature(Embedded)
 extension Search.PageRequest: JSONPatchable {
     public func writePatch(from old: Search.PageRequest, to patch: JSONPatchOutput) throws {
         let members = patch.beginObject()
@@ -176,15 +181,16 @@ extension Search.PageRequest: JSONPatchable {
 
     public func patchShadow(reusing old: Search.PageRequest?) -> Search.PageRequest { self }
 }
+#endif
 
 extension Search.RetryRequest: JSONDirectCodable {
-    public func writeJSON(to out: inout JSONOutput) throws {
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
         out.beginObject()
         try out.field("seconds", seconds)
         out.endObject()
     }
 
-    public static func readJSON(from input: inout JSONInput) throws -> Search.RetryRequest {
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.RetryRequest {
         try input.beginObject()
         let value = Search.RetryRequest(seconds: try input.field("seconds"))
         try input.endObject()
@@ -192,6 +198,7 @@ extension Search.RetryRequest: JSONDirectCodable {
     }
 }
 
+#if !hasFeature(Embedded)
 extension Search.RetryRequest: JSONPatchable {
     public func writePatch(from old: Search.RetryRequest, to patch: JSONPatchOutput) throws {
         let members = patch.beginObject()
@@ -201,5 +208,6 @@ extension Search.RetryRequest: JSONPatchable {
 
     public func patchShadow(reusing old: Search.RetryRequest?) -> Search.RetryRequest { self }
 }
+#endif
 
 #endif

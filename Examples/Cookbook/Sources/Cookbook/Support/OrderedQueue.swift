@@ -56,6 +56,16 @@ public struct OrderedQueue<Element: Hashable & Codable>: Equatable, Codable, Seq
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements.elementsEqual(rhs.elements, by: JSONIdentity.same) }
 
+    #if hasFeature(Embedded)
+    // The WebAssembly build's `Codable` is direct JSON (docs/web.md): the same plain array.
+    public func writeJSON(to out: inout JSONOutput) throws(JSONFailure) {
+        try Array(elements).writeJSON(to: &out)
+    }
+
+    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Self {
+        Self(try [Element].readJSON(from: &input))
+    }
+    #else
     public init(from decoder: Decoder) throws {
         self.init(try [Element](from: decoder))
     }
@@ -63,6 +73,11 @@ public struct OrderedQueue<Element: Hashable & Codable>: Equatable, Codable, Seq
     public func encode(to encoder: Encoder) throws {
         try Array(elements).encode(to: encoder)
     }
+    #endif
 }
+
+#if hasFeature(Embedded)
+extension OrderedQueue: JSONDirectCodable {}
+#endif
 
 extension OrderedQueue: Sendable where Element: Sendable {}

@@ -1,0 +1,144 @@
+// Generated from bindings/node/lib/patch.js by bindings/web/esm.mjs: change that file.
+/**
+ * Patch output on the host side: applying the library's RFC 6902 patches to a copy of
+ * the state, and StateMirror, which keeps that copy and notices a missed patch.
+ *
+ * The library's patches use "add", "remove" and "replace" with JSON Pointer paths
+ * (RFC 6901, "~1" for "/" and "~0" for "~"); "" is the whole state and "/items/-"
+ * appends. Applying returns a new state and never changes the one given: the containers
+ * along each changed path are copied, everything else is shared, so each revision is a
+ * value of its own (what a UI compares by reference), and a patch that fails leaves the
+ * state as it was.
+ *
+ * A small applier of its own, not an npm package: the binding has no dependencies (npm is
+ * not a build input). It follows Tests/hosts/patch_cases.json, as every host's applier does.
+ * Members are defined as own properties, so "__proto__" and "constructor" are ordinary
+ * names: a patch never reaches a prototype.
+ */
+
+import { PatchError } from './errors.js';
+
+function fail(message) {
+  throw new PatchError(`cannot apply the patch: ${message}`);
+}
+
+function tokens(pointer) {
+  if (pointer === '') return [];
+  if (typeof pointer !== 'string' || pointer[0] !== '/') fail(`invalid JSON Pointer ${JSON.stringify(pointer)}`);
+  if (!pointer.includes('~')) return pointer.slice(1).split('/'); // nothing to unescape
+  return pointer.slice(1).split('/').map((token) => {
+    if (/~(?![01])/.test(token)) fail(`invalid JSON Pointer ${JSON.stringify(pointer)}: '~' must be followed by '0' or '1'`);
+    return token.replace(/~1/g, '/').replace(/~0/g, '~');
+  });
+}
+
+/** Sets an own member. Only "__proto__" is an accessor of Object.prototype, where an
+ * assignment would set the prototype instead; every other name is assigned (the fast way). */
+function put(object, key, value) {
+  if (key === '__proto__') {
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    object[key] = value;
+  }
+}
+
+function index(array, token, allowEnd) {
+  if (token === '-' && allowEnd) return array.length;
+  if (!/^(0|[1-9]\d*)$/.test(token)) fail(`invalid array index ${JSON.stringify(token)}`);
+  const at = Number(token);
+  if (at > array.length || (!allowEnd && at === array.length)) fail(`array index ${at} out of range`);
+  return at;
+}
+
+function copy(container) {
+  return Array.isArray(container) ? container.slice() : { ...container };
+}
+
+function isContainer(value) {
+  return value !== null && typeof value === 'object';
+}
+
+/** Applies one operation to `root` (not changed); returns the new root. */
+function applyOperation(root, operation) {
+  if (!isContainer(operation) || Array.isArray(operation)) fail('an operation is an object');
+  const { op, path, value } = operation;
+  if (op !== 'add' && op !== 'remove' && op !== 'replace') fail(`unsupported op ${JSON.stringify(op)}`);
+  if (op !== 'remove' && !Object.hasOwn(operation, 'value')) fail(`${op}: "value" is missing`);
+  const parts = tokens(path);
+  if (parts.length === 0) {
+    if (op === 'remove') fail('cannot remove the whole state');
+    return value;
+  }
+  if (!isContainer(root)) fail(`no container at ${JSON.stringify(path)}`);
+  const top = copy(root);
+  let parent = top;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const token = parts[i];
+    const key = Array.isArray(parent) ? index(parent, token, false) : token;
+    if (!Array.isArray(parent) && !Object.prototype.hasOwnProperty.call(parent, key)) fail(`no member at ${JSON.stringify(path)}`);
+    const child = parent[key];
+    if (!isContainer(child)) fail(`no container at ${JSON.stringify(path)}`);
+    const copied = copy(child);
+    if (Array.isArray(parent)) parent[key] = copied; else put(parent, key, copied);
+    parent = copied;
+  }
+  const last = parts[parts.length - 1];
+  if (Array.isArray(parent)) {
+    const at = index(parent, last, op === 'add');
+    if (op === 'add') parent.splice(at, 0, value);
+    else if (op === 'remove') parent.splice(at, 1);
+    else parent[at] = value;
+  } else {
+    const present = Object.prototype.hasOwnProperty.call(parent, last);
+    if (op !== 'add' && !present) fail(`no member at ${JSON.stringify(path)}`);
+    if (op === 'remove') delete parent[last];
+    else put(parent, last, value);
+  }
+  return top;
+}
+
+/** Applies an RFC 6902 patch (the library's subset) to `state`; returns the new state. */
+function applyPatch(state, patch) {
+  if (!Array.isArray(patch)) fail('a patch is an array of operations');
+  return patch.reduce(applyOperation, state);
+}
+
+/**
+ * The host's copy of a system's state in patch mode.
+ *
+ *     const mirror = new corelogic.StateMirror(system.setOutput(corelogic.Output.PATCH));
+ *     const batch = system.send(event);
+ *     if (!mirror.apply(batch)) mirror.reset(system.resync());   // a patch was missed
+ *     render(mirror.state);
+ */
+class StateMirror {
+  /** @param {{revision: number, state: object}} baseline what setOutput or resync returned */
+  constructor(baseline) {
+    this.reset(baseline);
+  }
+
+  /** Starts again from `baseline` ({revision, state}, from setOutput or resync). */
+  reset(baseline) {
+    if (!baseline || typeof baseline.revision !== 'number') fail('a baseline is {revision, state}');
+    /** The revision of `state`. */
+    this.revision = baseline.revision;
+    /** The state at `revision`. */
+    this.state = baseline.state;
+  }
+
+  /**
+   * Applies a patch batch or a state-handler message ({revision, base, patch}).
+   * Returns false, and changes nothing, if its base is not this mirror's revision (a
+   * patch was missed: reset from system.resync()). A batch of 0 steps has nothing to
+   * apply and returns true.
+   */
+  apply(message) {
+    if (!message || !Array.isArray(message.patch)) fail('not a patch message (is the system in patch mode?)');
+    if (message.base !== this.revision) return false;
+    this.state = applyPatch(this.state, message.patch);
+    this.revision = message.revision;
+    return true;
+  }
+}
+
+export { applyPatch, StateMirror };

@@ -1,0 +1,54 @@
+// The golden adapter's answers (docs/golden-files.md, "The driver and the adapters") over
+// the web binding: one request in, one reply line out. Used by golden_adapter.mjs in
+// Node.js and by golden_page.html in a browser, so both hosts answer alike.
+
+/** A reply function over a loaded `corelogic` (lib/corelogic.js). */
+export function goldenReplier(corelogic) {
+  let system = null;
+  let mirror = null;
+
+  function batch(result) {
+    if (result === corelogic.STALE) return 'stale';
+    const out = { effects: result.effects, steps: result.steps, queries: result.queries || {} };
+    if (result.patch === undefined) out.state = result.state;
+    else {
+      mirror.apply(result);
+      Object.assign(out, { revision: result.revision, base: result.base, patch: result.patch });
+    }
+    return 'ok ' + JSON.stringify(out);
+  }
+
+  function answer(command, argument, payload) {
+    switch (command) {
+      case 'features': return 'ok ' + JSON.stringify(corelogic.features());
+      case 'create':
+        system = new corelogic.System(argument, payload === 'null' ? null : corelogic.raw(payload));
+        mirror = null;
+        return batch(system.initialBatch);
+      case 'output': {
+        const baseline = system.setOutput(argument === 'patch' ? corelogic.Output.PATCH : corelogic.Output.FULL);
+        mirror = argument === 'patch' ? new corelogic.StateMirror(baseline) : null;
+        return 'ok ' + JSON.stringify(baseline);
+      }
+      case 'watch': return 'ok ' + JSON.stringify(system.watchQueries(JSON.parse(argument)));
+      case 'send': return batch(system.sendJson(payload));
+      case 'deliver': return batch(system.deliver(BigInt(argument), corelogic.raw(payload)));
+      case 'complete': return batch(system.complete(BigInt(argument)));
+      case 'query': return 'ok ' + JSON.stringify(system.query(argument));
+      case 'check': return 'ok ' + JSON.stringify(system.check());
+      case 'state': return 'ok ' + system.stateJson;
+      case 'mirror': return mirror ? 'ok ' + JSON.stringify({ revision: mirror.revision, state: mirror.state }) : 'none';
+      case 'free': system.close(); return 'ok';
+      default: return `error CORELOGIC_ERR_ARG - unknown command ${command}`;
+    }
+  }
+
+  return function reply(command, argument, payload) {
+    try {
+      return answer(command, argument, payload);
+    } catch (error) {
+      if (!(error instanceof corelogic.CorelogicError)) throw error;
+      return `error ${error.statusName} ${error.name} ${error.libraryMessage.replace(/[\r\n]/g, ' ')}`;
+    }
+  };
+}
