@@ -408,58 +408,39 @@ final class WireSystem<F: Feature> {
             system.withExclusiveAccess { handledRevision = nil }
             return
         }
+        // The system is this object's own. Embedded Swift has no checked `unowned`.
         #if hasFeature(Embedded)
-        // Embedded Swift has no checked `unowned`: the system is this object's own.
-        system.onState = { [unowned(unsafe) self] state in
-            handlerScratch.removeAll()
-            if let differ {
-                // One patch per step, continuing from the last one emitted.
-                let revision = system.revision
-                writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)
-                guard (try? differ.diff(to: state, into: &handlerScratch.buffer)) != nil else { return }
-                handlerScratch.append(UInt8(ascii: "}"))
-                emittedRevision = revision
-                Self.callWithCString(&handlerScratch, handler)
-                handlerScratch.shrinkIfLarge()
-            } else {
-                // Kept for the batch of this step (see ``handledState``).
-                handledRevision = nil
-                handledState.removeAll()
-                guard (try? handledState.appendJSON(state)) != nil else { return }
-                let revision = system.revision
-                Self.callWithCString(&handledState, handler)
-                handledState.buffer.truncate(to: handledState.count - 1)
-                // Offered to the batch only now: a call queued from inside the handler writes
-                // its own batch while the bytes carry the handler's terminating NUL.
-                handledRevision = revision
-            }
-        }
+        system.onState = { [unowned(unsafe) self] state in stateChanged(state, handler) }
         #else
-        system.onState = { [unowned self] state in
-            handlerScratch.removeAll()
-            if let differ {
-                // One patch per step, continuing from the last one emitted.
-                let revision = system.revision
-                writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)
-                guard (try? differ.diff(to: state, into: &handlerScratch.buffer)) != nil else { return }
-                handlerScratch.append(UInt8(ascii: "}"))
-                emittedRevision = revision
-                Self.callWithCString(&handlerScratch, handler)
-                handlerScratch.shrinkIfLarge()
-            } else {
-                // Kept for the batch of this step (see ``handledState``).
-                handledRevision = nil
-                handledState.removeAll()
-                guard (try? handledState.appendJSON(state)) != nil else { return }
-                let revision = system.revision
-                Self.callWithCString(&handledState, handler)
-                handledState.buffer.truncate(to: handledState.count - 1)
-                // Offered to the batch only now: a call queued from inside the handler writes
-                // its own batch while the bytes carry the handler's terminating NUL.
-                handledRevision = revision
-            }
-        }
+        system.onState = { [unowned self] state in stateChanged(state, handler) }
         #endif
+    }
+
+    /// The state handler's work for one step: a patch from the last one emitted, or the
+    /// whole state, kept for this step's batch.
+    private func stateChanged(_ state: F.State, _ handler: (UnsafePointer<CChar>) -> Void) {
+        handlerScratch.removeAll()
+        if let differ {
+            // One patch per step, continuing from the last one emitted.
+            let revision = system.revision
+            writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)
+            guard (try? differ.diff(to: state, into: &handlerScratch.buffer)) != nil else { return }
+            handlerScratch.append(UInt8(ascii: "}"))
+            emittedRevision = revision
+            Self.callWithCString(&handlerScratch, handler)
+            handlerScratch.shrinkIfLarge()
+        } else {
+            // Kept for the batch of this step (see ``handledState``).
+            handledRevision = nil
+            handledState.removeAll()
+            guard (try? handledState.appendJSON(state)) != nil else { return }
+            let revision = system.revision
+            Self.callWithCString(&handledState, handler)
+            handledState.buffer.truncate(to: handledState.count - 1)
+            // Offered to the batch only now: a call queued from inside the handler writes
+            // its own batch while the bytes carry the handler's terminating NUL.
+            handledRevision = revision
+        }
     }
 
     func close() { system.close() }

@@ -183,6 +183,7 @@ export declare const ERR_HANDLE: number;
 export declare const ERR_ARG: number;
 export declare const ERR_IO: number;
 export declare const ERR_CORRUPT: number;
+export declare const ERR_NOMEM: number;
 
 /** Base class of every error the binding throws. */
 export declare class CorelogicError extends Error {
@@ -203,5 +204,6 @@ export declare class HandleError extends CorelogicError {}
 export declare class ArgumentError extends CorelogicError {}
 export declare class StorageError extends CorelogicError {}
 export declare class CorruptError extends CorelogicError {}
+export declare class OutOfMemoryError extends CorelogicError {}
 export declare class PatchError extends CorelogicError {}
 export declare class TimeoutError extends Error {}

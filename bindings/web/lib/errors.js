@@ -16,6 +16,7 @@ const ERR_HANDLE = -4;
 const ERR_ARG = -5;
 const ERR_IO = -6;
 const ERR_CORRUPT = -7;
+const ERR_NOMEM = -8;
 
 /** Base class of every error the binding throws. */
 class CorelogicError extends Error {
@@ -61,6 +62,12 @@ ArgumentError.defaultStatus = ERR_ARG;
 class StorageError extends CorelogicError {}
 /** Snapshot or journal content that cannot be used (CORELOGIC_ERR_CORRUPT). */
 class CorruptError extends CorelogicError {}
+/**
+ * The library could not allocate the memory a call needed (CORELOGIC_ERR_NOMEM). After
+ * send, deliver or complete the input was applied and only its batch is missing: read
+ * the state and the running effects to catch up (the message says so).
+ */
+class OutOfMemoryError extends CorelogicError {}
 /** A patch that is malformed or does not apply (applyPatch, StateMirror): the state is left as it was. */
 class PatchError extends CorelogicError {}
 /** A runner's condition did not hold in time. */
@@ -79,6 +86,7 @@ const BY_STATUS = new Map([
   [ERR_ARG, [ArgumentError, 'CORELOGIC_ERR_ARG']],
   [ERR_IO, [StorageError, 'CORELOGIC_ERR_IO']],
   [ERR_CORRUPT, [CorruptError, 'CORELOGIC_ERR_CORRUPT']],
+  [ERR_NOMEM, [OutOfMemoryError, 'CORELOGIC_ERR_NOMEM']],
 ]);
 
 function statusNameOf(status) {
@@ -93,7 +101,7 @@ function errorForStatus(status, message) {
 }
 
 export {
-  OK, STALE_STATUS, ERR_JSON, ERR_SCHEMA, ERR_NOT_FOUND, ERR_HANDLE, ERR_ARG, ERR_IO, ERR_CORRUPT,
+  OK, STALE_STATUS, ERR_JSON, ERR_SCHEMA, ERR_NOT_FOUND, ERR_HANDLE, ERR_ARG, ERR_IO, ERR_CORRUPT, ERR_NOMEM,
   CorelogicError, LibraryError, JSONError, SchemaError, NotFoundError, HandleError, ArgumentError,
-  StorageError, CorruptError, PatchError, TimeoutError, errorForStatus, statusNameOf,
+  StorageError, CorruptError, OutOfMemoryError, PatchError, TimeoutError, errorForStatus, statusNameOf,
 };

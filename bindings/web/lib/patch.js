@@ -6,9 +6,10 @@
  * The library's patches use "add", "remove" and "replace" with JSON Pointer paths
  * (RFC 6901, "~1" for "/" and "~0" for "~"); "" is the whole state and "/items/-"
  * appends. Applying returns a new state and never changes the one given: the containers
- * along each changed path are copied, everything else is shared, so each revision is a
- * value of its own (what a UI compares by reference), and a patch that fails leaves the
- * state as it was.
+ * along each changed path are copied, once per patch however many of its operations pass
+ * through them (a page of appended items copies the list once, not once per item),
+ * everything else is shared, so each revision is a value of its own (what a UI compares
+ * by reference), and a patch that fails leaves the state as it was.
  *
  * A small applier of its own, not an npm package: the binding has no dependencies (npm is
  * not a build input). It follows Tests/hosts/patch_cases.json, as every host's applier does.
@@ -50,16 +51,23 @@ function index(array, token, allowEnd) {
   return at;
 }
 
-function copy(container) {
-  return Array.isArray(container) ? container.slice() : { ...container };
+/** A copy of `container` for this patch, or the container itself when this patch made it
+ * (`fresh`: the containers it made; null for a patch of one operation). */
+function copy(container, fresh) {
+  if (fresh === null) return Array.isArray(container) ? container.slice() : { ...container };
+  if (fresh.has(container)) return container;
+  const made = Array.isArray(container) ? container.slice() : { ...container };
+  fresh.add(made);
+  return made;
 }
 
 function isContainer(value) {
   return value !== null && typeof value === 'object';
 }
 
-/** Applies one operation to `root` (not changed); returns the new root. */
-function applyOperation(root, operation) {
+/** Applies one operation to `root` (not changed unless this patch made it, `fresh` holding
+ * the containers it made); returns the new root. */
+function applyOperation(root, operation, fresh) {
   if (!isContainer(operation) || Array.isArray(operation)) fail('an operation is an object');
   const { op, path, value } = operation;
   if (op !== 'add' && op !== 'remove' && op !== 'replace') fail(`unsupported op ${JSON.stringify(op)}`);
@@ -70,7 +78,7 @@ function applyOperation(root, operation) {
     return value;
   }
   if (!isContainer(root)) fail(`no container at ${JSON.stringify(path)}`);
-  const top = copy(root);
+  const top = copy(root, fresh);
   let parent = top;
   for (let i = 0; i < parts.length - 1; i++) {
     const token = parts[i];
@@ -78,7 +86,7 @@ function applyOperation(root, operation) {
     if (!Array.isArray(parent) && !Object.prototype.hasOwnProperty.call(parent, key)) fail(`no member at ${JSON.stringify(path)}`);
     const child = parent[key];
     if (!isContainer(child)) fail(`no container at ${JSON.stringify(path)}`);
-    const copied = copy(child);
+    const copied = copy(child, fresh);
     if (Array.isArray(parent)) parent[key] = copied; else put(parent, key, copied);
     parent = copied;
   }
@@ -100,7 +108,11 @@ function applyOperation(root, operation) {
 /** Applies an RFC 6902 patch (the library's subset) to `state`; returns the new state. */
 function applyPatch(state, patch) {
   if (!Array.isArray(patch)) fail('a patch is an array of operations');
-  return patch.reduce(applyOperation, state);
+  // A patch of one operation (the usual step) copies each container once anyway.
+  const fresh = patch.length > 1 ? new Set() : null;
+  let result = state;
+  for (const operation of patch) result = applyOperation(result, operation, fresh);
+  return result;
 }
 
 /**
