@@ -58,27 +58,15 @@ public struct StateQuery<State> {
     ///   - evaluate: a pure function of the state; its result is returned as JSON.
     public init<Value: Encodable>(_ name: String, _ evaluate: @escaping (State) -> Value) {
         self.name = name
-        #if hasFeature(Embedded)
         self.evaluate = { _anyEncodable(evaluate($0)) }
-        #else
-        self.evaluate = { evaluate($0) }
-        #endif
         self.valueType = nil
     }
 
     /// A query whose value is `Codable`, so the feature's schema describes it.
     public init<Value: Codable>(_ name: String, _ evaluate: @escaping (State) -> Value) {
         self.name = name
-        #if hasFeature(Embedded)
         self.evaluate = { _anyEncodable(evaluate($0)) }
-        #else
-        self.evaluate = { evaluate($0) }
-        #endif
-        #if hasFeature(Embedded)
         self.valueType = _decodableType(Value.self)
-        #else
-        self.valueType = Value.self
-        #endif
     }
 
     /// This query seen through a parent state (composition): evaluated on the child state

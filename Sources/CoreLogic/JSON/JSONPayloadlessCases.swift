@@ -11,10 +11,17 @@ struct PayloadlessCases<Value: Decodable> {
     private var names: [[UInt8]] = []
     private var values: [Value] = []
 
+    /// The table of `Value`'s payload-less cases.
     init() {
+        self.init(caseNames: JSONCoding.caseNames(of: Value.self) ?? [])
+    }
+
+    /// The table, from `Value`'s case names as ``JSONCoding/caseNames(of:)`` gives them
+    /// (a feature's descriptor has them already; asking again would probe a second time).
+    init(caseNames: [String]) {
         // Only names JSON writes without escapes (printable ASCII, no quote or backslash):
         // `match` compares raw bytes, which is right only for those.
-        for name in JSONCoding.caseNames(of: Value.self) ?? []
+        for name in caseNames
         where name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             let bare = Array(("\"" + name + "\"").utf8)
             let tagged = Array(("{\"" + name + "\":{}}").utf8)

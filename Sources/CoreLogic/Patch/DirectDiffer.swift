@@ -194,11 +194,7 @@ final class _TrackedArrayCollector {
     func record<A: _ChangeTrackedArray>(_ array: A, into out: inout JSONOutput) {
         out.beforeValue()
         let index = UInt32(truncatingIfNeeded: arrays.count)
-        #if hasFeature(Embedded)
         arrays.append(_anyChangeTrackedArray(array))
-        #else
-        arrays.append(array)
-        #endif
         marks.append(_TrackedMark(branch: array._branch, generation: array._generation, count: array._markCount))
         offsets.append(out.buf.count)
         out.buf.append(0x01)

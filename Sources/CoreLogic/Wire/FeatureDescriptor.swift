@@ -25,7 +25,7 @@ public struct FeatureDescriptor {
         queries = F.queries.map { $0.name }
         invariants = F.invariants.map { $0.name }
         stateVersion = F.stateVersion
-        let payloadless = PayloadlessCases<F.Event>()
+        let payloadless = PayloadlessCases<F.Event>(caseNames: events)
         make = { (state) throws(CoreLogicFailure) in
             let first = try state.map { (bytes) throws(CoreLogicFailure) in try WireSystem<F>.decodeState(bytes) } ?? F.initialState
             return AnySystem(WireSystem<F>(System<F>(state: first), payloadless: payloadless))

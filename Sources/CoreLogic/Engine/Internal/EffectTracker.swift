@@ -60,11 +60,7 @@ final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<Sta
         }
         current = next
         if let request = next {
-            #if hasFeature(Embedded)
             runningID = ledger.start(feedback: feedback, request: _anyEncodable(request))
-            #else
-            runningID = ledger.start(feedback: feedback, request: request)
-            #endif
         }
     }
 
@@ -74,11 +70,7 @@ final class ReactTracker<State, Request: Codable & Equatable>: EffectTracker<Sta
 
     override func collectRunning(into out: inout [RunningEffect]) {
         if let id = runningID, let request = current {
-            #if hasFeature(Embedded)
             out.append(RunningEffect(id: id, feedback: feedback, request: _anyEncodable(request)))
-            #else
-            out.append(RunningEffect(id: id, feedback: feedback, request: request))
-            #endif
         }
     }
 }
@@ -125,11 +117,7 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
             if let id = previous[Key(request)] {
                 next.append((request, id))
             } else {
-                #if hasFeature(Embedded)
                 let id = ledger.start(feedback: feedback, request: _anyEncodable(request))
-                #else
-                let id = ledger.start(feedback: feedback, request: request)
-                #endif
                 runningIDs.insert(id)
                 next.append((request, id))
             }
@@ -143,11 +131,7 @@ final class ReactSetTracker<State, Request: Codable & Hashable>: EffectTracker<S
 
     override func collectRunning(into out: inout [RunningEffect]) {
         for entry in entries where runningIDs.contains(entry.id) {
-            #if hasFeature(Embedded)
             out.append(RunningEffect(id: entry.id, feedback: feedback, request: _anyEncodable(entry.request)))
-            #else
-            out.append(RunningEffect(id: entry.id, feedback: feedback, request: entry.request))
-            #endif
         }
     }
 }
