@@ -125,6 +125,10 @@ extension Downloads.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["enqueue", "cancel", "finished", "failed", "setMaxConcurrent"] }
+    #endif
 }
 
 extension Downloads.DownloadRequest: JSONDirectCodable {

@@ -73,6 +73,10 @@ extension DeltaList.Phase: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["loading", "failed", "ready"] }
+    #endif
 }
 
 extension DeltaList.Item: JSONDirectCodable {
@@ -137,6 +141,10 @@ extension DeltaList.Delta: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["add", "remove", "move"] }
+    #endif
 }
 
 extension DeltaList.Event: JSONDirectCodable {
@@ -182,6 +190,10 @@ extension DeltaList.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["initialLoaded", "initialFailed", "retry", "add", "remove", "move"] }
+    #endif
 }
 
 extension DeltaList.SubscribeRequest: JSONDirectCodable {

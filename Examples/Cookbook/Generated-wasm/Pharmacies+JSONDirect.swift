@@ -132,6 +132,10 @@ extension Pharmacies.Phase: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["loading", "loadingFailed", "loaded", "searching", "adding", "deleting", "showingDirections", "dismissing"] }
+    #endif
 }
 
 extension Typeahead.State: JSONDirectCodable {
@@ -305,6 +309,10 @@ extension Pharmacies.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["listLoaded", "loadFailed", "retry", "showMap", "closeMap", "typeahead", "add", "added", "addFailed", "delete", "deleted", "deleteFailed", "errorDismissed", "showDirections", "closeDirections", "select", "dismiss"] }
+    #endif
 }
 
 extension Typeahead.Event: JSONDirectCodable {
@@ -343,6 +351,10 @@ extension Typeahead.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["textChanged", "debounceElapsed", "resultsLoaded", "searchFailed"] }
+    #endif
 }
 
 extension Pharmacies.LoadRequest: JSONDirectCodable {
@@ -492,6 +504,10 @@ extension Pharmacies.Route: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["list", "map", "error", "directions", "dismissed"] }
+    #endif
 }
 
 #endif

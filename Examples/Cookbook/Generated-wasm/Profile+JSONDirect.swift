@@ -185,6 +185,10 @@ extension Profile.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["setName", "setEmail", "setAvatar", "upgradeToPremium", "savePressed", "saved", "saveFailed"] }
+    #endif
 }
 
 #endif

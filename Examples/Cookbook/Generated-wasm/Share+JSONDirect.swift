@@ -152,6 +152,10 @@ extension Share.Outcome: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["sent", "cancelled", "failed"] }
+    #endif
 }
 
 extension Share.Event: JSONDirectCodable {
@@ -190,6 +194,10 @@ extension Share.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["filesChanged", "metadataChanged", "shareTapped", "shareFinished", "shareFailed"] }
+    #endif
 }
 
 #endif

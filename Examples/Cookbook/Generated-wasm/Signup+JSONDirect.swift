@@ -236,6 +236,10 @@ extension Signup.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["nameChanged", "emailChanged", "passwordChanged", "submitTapped", "accepted", "rejected", "failed"] }
+    #endif
 }
 
 extension Signup.ServerError: JSONDirectCodable {

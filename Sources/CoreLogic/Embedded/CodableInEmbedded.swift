@@ -15,6 +15,13 @@ public protocol Encodable {
 /// A value that reads its own canonical JSON (the WebAssembly build's `Decodable`).
 public protocol Decodable {
     static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Self
+    /// An enum's case names in declaration order, which its generated reader knows
+    /// (``JSONCoding/caseNames(of:)``); nil for any other type.
+    static var jsonCaseNames: [String]? { get }
+}
+
+extension Decodable {
+    public static var jsonCaseNames: [String]? { nil }
 }
 
 public typealias Codable = Encodable & Decodable

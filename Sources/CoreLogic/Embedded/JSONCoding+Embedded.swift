@@ -74,8 +74,8 @@ public enum JSONCoding {
         return try result.get()
     }
 
-    /// Case names come from `Codable`'s coding keys, which this build cannot read: none.
-    public static func caseNames<T>(of type: T.Type) -> [String]? { nil }
+    /// Case names come from the generated reader (natively from `Codable`'s coding keys).
+    public static func caseNames<T: Decodable>(of type: T.Type) -> [String]? { T.jsonCaseNames }
 }
 
 #endif

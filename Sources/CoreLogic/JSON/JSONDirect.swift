@@ -219,9 +219,15 @@ public struct JSONInput: ~Copyable {
     var path: [JSONPathComponent] = []
     var expecting: StaticString = "a value"
     var caseSeen: String?
-    /// Members the reader skipped (unknown to the type): the input is then checked whole,
-    /// as the tape decoder checks every input, for limits and syntax in what was skipped.
+    /// Members the reader skipped (unknown to the type) or read out of order: the input is
+    /// then checked whole, as the tape decoder checks every input, for limits, syntax and
+    /// duplicate keys in what was skipped.
     var skippedMembers = false
+    /// Where each open object's `{` is, and whether a member of it was read out of order:
+    /// the generated readers ask for members in the canonical order, and a member found
+    /// elsewhere in the object is read where it is (natively the tape decoder takes any
+    /// order). Such an object is then read past whole from its start.
+    var objects: [(start: Int, reordered: Bool)] = []
     #endif
 
     init(_ parser: _Parser) { self.parser = parser }
@@ -319,23 +325,54 @@ public struct JSONInput: ~Copyable {
         }
     }
 
-    /// Reads a member's key and its colon.
-    private mutating func skipKey() throws(JSONFailure) {
+    /// Reads a member's key and its colon, and returns the key.
+    @discardableResult
+    private mutating func skipKey() throws(JSONFailure) -> String {
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else {
             throw parser.fail("expected a string key, found \(parser.describeHere())", at: parser.i)
         }
-        _ = try parser.parseString()
+        let key = try parser.parseString()
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: ":") else {
             throw parser.fail("expected ':', found \(parser.describeHere())", at: parser.i)
         }
         parser.i += 1
+        return key
     }
 
     func missingKey(_ name: StaticString) -> JSONError {
-        let key = String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), as: UTF8.self)
-        return JSONError.schema(JSONPath.render(path), "missing key '\(key)', or members not in the canonical order")
+        var shown = path
+        if case .key("")? = shown.last { shown.removeLast() }
+        return JSONError.schema(JSONPath.render(shown), "missing key '\(_string(name))'")
+    }
+
+    /// Finds the member `name` anywhere in the object being read and moves past its key
+    /// and colon; false, the position unchanged, when the object has no such member.
+    mutating func findMember(_ name: StaticString) throws(JSONFailure) -> Bool {
+        guard let object = objects.last else { return false }
+        let saved = parser.i
+        let wanted = _string(name)
+        parser.i = object.start + 1
+        parser.skipWhitespace()
+        if parser.byte(parser.i) == UInt8(ascii: "}") { parser.i = saved; return false }
+        while true {
+            if try skipKey() == wanted {
+                objects[objects.count - 1].reordered = true
+                skippedMembers = true
+                return true
+            }
+            try skipValue()
+            parser.skipWhitespace()
+            guard parser.byte(parser.i) == UInt8(ascii: ",") else { break }
+            parser.i += 1
+        }
+        parser.i = saved
+        return false
+    }
+
+    func _string(_ name: StaticString) -> String {
+        String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), as: UTF8.self)
     }
 
     /// What the value at the reader's position is: "a number", "an object", ...
@@ -399,6 +436,7 @@ public struct JSONInput: ~Copyable {
         try expect(b)
         #if hasFeature(Embedded)
         path.append(b == UInt8(ascii: "[") ? .index(-1) : .key(""))
+        if b == UInt8(ascii: "{") { objects.append((parser.i - 1, false)) }
         #endif
         depth += 1
         guard depth <= parser.maxDepth else { throw _DirectMismatch() }
@@ -407,13 +445,19 @@ public struct JSONInput: ~Copyable {
 
     @inline(__always) mutating func close(_ b: UInt8) throws(JSONFailure) {
         #if hasFeature(Embedded)
-        // Unknown members are ignored, as `Codable` ignores them.
-        if b == UInt8(ascii: "}") { try skipUnknownMembers() }
-        expecting = b == UInt8(ascii: "}") ? "the end of the object" : "the end of the array"
-        #endif
-        try expect(b)
-        #if hasFeature(Embedded)
+        if b == UInt8(ascii: "}"), let object = objects.popLast(), object.reordered {
+            // Read out of order: past the whole object, checking what was not read.
+            parser.i = object.start
+            try skipValue()
+        } else {
+            // Unknown members are ignored, as `Codable` ignores them.
+            if b == UInt8(ascii: "}") { try skipUnknownMembers() }
+            expecting = b == UInt8(ascii: "}") ? "the end of the object" : "the end of the array"
+            try expect(b)
+        }
         if !path.isEmpty { path.removeLast() }
+        #else
+        try expect(b)
         #endif
         depth -= 1
         needComma = true
@@ -434,13 +478,18 @@ public struct JSONInput: ~Copyable {
         if bareCase { return false }
         parser.skipWhitespace()
         let saved = parser.i
-        guard skipKey(named: name) else {
+        if skipKey(named: name) {
+            try expect(UInt8(ascii: ":"))
+        } else {
             parser.i = saved
+            #if hasFeature(Embedded)
+            guard try findMember(name) else { return false }
+            #else
             return false
+            #endif
         }
-        try expect(UInt8(ascii: ":"))
         #if hasFeature(Embedded)
-        if !path.isEmpty { path[path.count - 1] = .key(String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), as: UTF8.self)) }
+        if !path.isEmpty { path[path.count - 1] = .key(_string(name)) }
         #endif
         needComma = false
         return true

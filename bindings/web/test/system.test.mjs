@@ -19,6 +19,16 @@ test('the module serves the sample features and the binding version', () => {
   assert.equal(corelogic.abiVersion(), corelogic.ABI_VERSION);
 });
 
+test("features() lists each feature's events, in the order its schema gives them", () => {
+  const schemas = new URL('../../../Examples/Cookbook/schemas/', import.meta.url);
+  for (const feature of corelogic.features()) {
+    const schema = JSON.parse(readFileSync(new URL(`${feature.name}.schema.json`, schemas), 'utf8'));
+    const event = schema.$defs[schema.$defs.event.$ref.split('/').pop()];
+    const cases = event.oneOf.filter((alternative) => alternative.type === 'object').map((alternative) => alternative.required[0]);
+    assert.deepEqual(feature.events, cases, feature.name);
+  }
+});
+
 test('each failing status throws its error class with the library message, state unchanged', () => {
   const search = new corelogic.System('search');
   const before = search.stateJson;

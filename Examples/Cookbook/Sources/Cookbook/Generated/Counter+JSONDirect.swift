@@ -56,6 +56,10 @@ extension Counter.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["increment", "decrement"] }
+    #endif
 }
 
 #endif

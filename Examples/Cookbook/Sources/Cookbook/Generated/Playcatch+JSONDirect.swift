@@ -71,6 +71,10 @@ extension Playcatch.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["humanThrows", "machineThrows"] }
+    #endif
 }
 
 extension Playcatch.TimerRequest: JSONDirectCodable {

@@ -118,6 +118,10 @@ extension Search.LoadError: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["offline", "rateLimited"] }
+    #endif
 }
 
 extension Search.Event: JSONDirectCodable {
@@ -154,6 +158,10 @@ extension Search.Event: JSONDirectCodable {
         try input.endCase()
         return value
     }
+
+    #if hasFeature(Embedded)
+    public static var jsonCaseNames: [String]? { ["queryChanged", "reachedBottom", "pageLoaded", "loadFailed", "retry"] }
+    #endif
 }
 
 extension Search.PageRequest: JSONDirectCodable {
