@@ -1,4 +1,4 @@
-// The web binding's errors.js, patch.js and runner.js are the Node.js binding's
+// The web binding's errors.js, system.js, patch.js and runner.js are the Node.js binding's
 // (bindings/node/lib), written as ES modules: one logic for both hosts. This writes them
 // (node bindings/web/esm.mjs), or with --check exits 1 when a written copy differs.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ function convert(name, text) {
   return `// Generated from bindings/node/lib/${name} by bindings/web/esm.mjs: change that file.\n${out}`;
 }
 
-for (const name of ['errors.js', 'patch.js', 'runner.js']) {
+for (const name of ['errors.js', 'system.js', 'patch.js', 'runner.js']) {
   const converted = convert(name, readFileSync(new URL(`../node/lib/${name}`, here), 'utf8'));
   const target = new URL(`lib/${name}`, here);
   let current = null;

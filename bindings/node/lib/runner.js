@@ -31,15 +31,15 @@
 
 const { ArgumentError, HandleError, TimeoutError } = require('./errors');
 const { StateMirror } = require('./patch');
+const { System, features } = require('./system');
 
 class Runner {
   /**
-   * @param {import('./corelogic').System} system
+   * @param {import('./system').System} system
    * @param {{onError?: (error: unknown, effect: {id, feedback, request}) => unknown,
    *          trace?: (kind: string, id: number, detail: unknown) => void}} [options]
    */
   constructor(system, options = {}) {
-    const { System, features } = require('./corelogic');
     if (!(system instanceof System)) throw new ArgumentError('a Runner needs a corelogic.System');
     this.system = system;
     this.onError = options.onError || null;

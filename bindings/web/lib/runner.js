@@ -31,11 +31,11 @@
 
 import { ArgumentError, HandleError, TimeoutError } from './errors.js';
 import { StateMirror } from './patch.js';
-import { System, features } from './corelogic.js';
+import { System, features } from './system.js';
 
 class Runner {
   /**
-   * @param {import('./corelogic').System} system
+   * @param {import('./system').System} system
    * @param {{onError?: (error: unknown, effect: {id, feedback, request}) => unknown,
    *          trace?: (kind: string, id: number, detail: unknown) => void}} [options]
    */

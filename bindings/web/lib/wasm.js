@@ -61,7 +61,7 @@ export class WasmLibrary {
     return text;
   }
 
-  check(status) {
+  checked(status) {
     if (status < 0) throw errorForStatus(status, this.readString(this.x.corelogic_last_error()));
     return status;
   }
@@ -82,27 +82,27 @@ export class WasmLibrary {
 
   features() {
     this.clearOut();
-    this.check(this.x.corelogic_features(this.out));
+    this.checked(this.x.corelogic_features(this.out));
     return this.takeString();
   }
 
   systemNew(name, stateText) {
     this.clearOut();
     this.withStrings([name, stateText], (feature, state) =>
-      this.check(this.x.corelogic_system_new(feature, state, this.out + 8, this.out)));
+      this.checked(this.x.corelogic_system_new(feature, state, this.out + 8, this.out)));
     const handle = new BigUint64Array(this.x.memory.buffer, this.out + 8, 1)[0];
     return [handle, this.takeString()];
   }
 
   systemFree(handle) {
     for (const kind of [0, 1]) this.forgetContext(kind, handle);
-    this.check(this.x.corelogic_system_free(handle));
+    this.checked(this.x.corelogic_system_free(handle));
   }
 
   /** A batch string, or null for STALE (with `wantBatch` false: "" for OK). */
   batchCall(call, wantBatch) {
     this.clearOut();
-    const status = this.check(call(wantBatch ? this.out : 0));
+    const status = this.checked(call(wantBatch ? this.out : 0));
     if (status === STALE_STATUS) return null;
     return wantBatch ? this.takeString() : '';
   }
@@ -123,13 +123,13 @@ export class WasmLibrary {
 
   stringCall(call) {
     this.clearOut();
-    this.check(call(this.out));
+    this.checked(call(this.out));
     return this.takeString();
   }
 
   state(handle) { return this.stringCall((out) => this.x.corelogic_system_state(handle, out)); }
   effects(handle) { return this.stringCall((out) => this.x.corelogic_system_effects(handle, out)); }
-  check_(handle) { return this.stringCall((out) => this.x.corelogic_system_check(handle, out)); }
+  check(handle) { return this.stringCall((out) => this.x.corelogic_system_check(handle, out)); }
   setOutput(handle, mode) { return this.stringCall((out) => this.x.corelogic_system_set_output(handle, mode, out)); }
   resync(handle) { return this.stringCall((out) => this.x.corelogic_system_resync(handle, out)); }
 
@@ -146,7 +146,7 @@ export class WasmLibrary {
   setHandler(handle, kind, on) {
     const call = kind === 0 ? this.x.corelogic_system_on_command : this.x.corelogic_system_on_state;
     if (!on) {
-      this.check(call(handle, 0, 0));
+      this.checked(call(handle, 0, 0));
       this.forgetContext(kind, handle);
       return;
     }
@@ -157,7 +157,7 @@ export class WasmLibrary {
       this.contextOf.set(key, context);
       this.contexts.set(context, [kind, handle]);
     }
-    this.check(call(handle, this.handlerFunction, context));
+    this.checked(call(handle, this.handlerFunction, context));
   }
 
   forgetContext(kind, handle) {
