@@ -11,7 +11,8 @@
 /// - for thousands of other inputs derived from those (every truncation, every
 ///   byte deleted or replaced by one of 13 others, members reordered, an unknown
 ///   member added, members null, the `extraInputs` you pass) `JSONCoding.decode` (direct, falling back to `Codable`)
-///   gives the same value or the same error as `Codable` alone.
+///   gives the same value or the same error as `Codable` alone;
+/// - an enum's `jsonCaseNames` are its `CaseIterable` coding keys' names, in order.
 ///
 /// It tests samples, so it finds what they and their mutations reach: keep samples
 /// small (each derives about 15 inputs per byte) and pass, as `extraInputs`, shapes
@@ -26,6 +27,10 @@ public enum JSONDirectCheck {
         var found: [String] = []
         func report(_ s: String) { if found.count < limit { found.append(s) } }
         var inputs: [[UInt8]] = extraInputs.map { Array($0.utf8) }
+        let codingKeys = JSONCoding.codingKeyCaseNames(of: T.self)
+        if T.jsonCaseNames != codingKeys {
+            report("jsonCaseNames \(T.jsonCaseNames.map { "\($0)" } ?? "nil"), the coding keys' \(codingKeys.map { "\($0)" } ?? "nil")")
+        }
 
         for (n, value) in values.enumerated() {
             var direct: [UInt8] = []

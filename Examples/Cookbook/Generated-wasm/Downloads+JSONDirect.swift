@@ -126,9 +126,7 @@ extension Downloads.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["enqueue", "cancel", "finished", "failed", "setMaxConcurrent"] }
-    #endif
 }
 
 extension Downloads.DownloadRequest: JSONDirectCodable {

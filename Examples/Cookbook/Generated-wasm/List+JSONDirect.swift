@@ -74,9 +74,7 @@ extension DeltaList.Phase: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["loading", "failed", "ready"] }
-    #endif
 }
 
 extension DeltaList.Item: JSONDirectCodable {
@@ -142,9 +140,7 @@ extension DeltaList.Delta: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["add", "remove", "move"] }
-    #endif
 }
 
 extension DeltaList.Event: JSONDirectCodable {
@@ -191,9 +187,7 @@ extension DeltaList.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["initialLoaded", "initialFailed", "retry", "add", "remove", "move"] }
-    #endif
 }
 
 extension DeltaList.SubscribeRequest: JSONDirectCodable {

@@ -133,9 +133,7 @@ extension Pharmacies.Phase: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["loading", "loadingFailed", "loaded", "searching", "adding", "deleting", "showingDirections", "dismissing"] }
-    #endif
 }
 
 extension Typeahead.State: JSONDirectCodable {
@@ -310,9 +308,7 @@ extension Pharmacies.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["listLoaded", "loadFailed", "retry", "showMap", "closeMap", "typeahead", "add", "added", "addFailed", "delete", "deleted", "deleteFailed", "errorDismissed", "showDirections", "closeDirections", "select", "dismiss"] }
-    #endif
 }
 
 extension Typeahead.Event: JSONDirectCodable {
@@ -352,9 +348,7 @@ extension Typeahead.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["textChanged", "debounceElapsed", "resultsLoaded", "searchFailed"] }
-    #endif
 }
 
 extension Pharmacies.LoadRequest: JSONDirectCodable {
@@ -505,9 +499,7 @@ extension Pharmacies.Route: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["list", "map", "error", "directions", "dismissed"] }
-    #endif
 }
 
 #endif

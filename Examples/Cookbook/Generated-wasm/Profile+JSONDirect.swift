@@ -186,9 +186,7 @@ extension Profile.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["setName", "setEmail", "setAvatar", "upgradeToPremium", "savePressed", "saved", "saveFailed"] }
-    #endif
 }
 
 #endif

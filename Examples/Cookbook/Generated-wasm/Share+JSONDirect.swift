@@ -153,9 +153,7 @@ extension Share.Outcome: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["sent", "cancelled", "failed"] }
-    #endif
 }
 
 extension Share.Event: JSONDirectCodable {
@@ -195,9 +193,7 @@ extension Share.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["filesChanged", "metadataChanged", "shareTapped", "shareFinished", "shareFailed"] }
-    #endif
 }
 
 #endif

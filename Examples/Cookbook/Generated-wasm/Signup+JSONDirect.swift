@@ -237,9 +237,7 @@ extension Signup.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["nameChanged", "emailChanged", "passwordChanged", "submitTapped", "accepted", "rejected", "failed"] }
-    #endif
 }
 
 extension Signup.ServerError: JSONDirectCodable {

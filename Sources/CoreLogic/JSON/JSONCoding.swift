@@ -112,9 +112,17 @@ public enum JSONCoding {
         return try text.withUTF8 { try decode(type, from: UnsafeRawBufferPointer($0), limits: limits) }
     }
 
-    /// The case names of an enum whose `CodingKeys` is `CaseIterable`, in
-    /// declaration order; nil for any other type.
+    /// The case names of an enum, in declaration order: those its direct JSON names
+    /// (``JSONDirectCodable/jsonCaseNames``), else those of its `CodingKeys` when they are
+    /// `CaseIterable`; nil for any other type.
     public static func caseNames<T: Decodable>(of type: T.Type) -> [String]? {
+        if let direct = type as? any JSONDirectCodable.Type, let names = direct.jsonCaseNames { return names }
+        return codingKeyCaseNames(of: type)
+    }
+
+    /// The case names of an enum whose `CodingKeys` is `CaseIterable`, found by running
+    /// its `init(from:)`; nil for any other type.
+    @_spi(Testing) public static func codingKeyCaseNames<T: Decodable>(of type: T.Type) -> [String]? {
         _KeyTypeProbe.keyType(of: type).flatMap(_caseNamesOfAny)
     }
 

@@ -47,7 +47,20 @@ public protocol JSONDirectCodable: Codable {
     func writeJSON(to out: inout JSONOutput) throws(JSONFailure)
     /// Reads a value written by `writeJSON`; throws on any other input (see above).
     static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Self
+    #if !hasFeature(Embedded)
+    /// An enum's case names in declaration order, which its generated reader knows; nil
+    /// (the default) for any other type. ``JSONCoding/caseNames(of:)`` takes them from here
+    /// rather than run the type's `init(from:)` to find its coding keys. (In the
+    /// WebAssembly build `Decodable` declares it.)
+    static var jsonCaseNames: [String]? { get }
+    #endif
 }
+
+#if !hasFeature(Embedded)
+extension JSONDirectCodable {
+    public static var jsonCaseNames: [String]? { nil }
+}
+#endif
 
 /// Thrown by `JSONInput` and `JSONOutput` when the direct path does not apply; the
 /// caller falls back to `Codable`. Never escapes `JSONCoding`.

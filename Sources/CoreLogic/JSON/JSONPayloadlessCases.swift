@@ -26,11 +26,28 @@ struct PayloadlessCases<Value: Decodable> {
             let bare = Array(("\"" + name + "\"").utf8)
             let tagged = Array(("{\"" + name + "\":{}}").utf8)
             // Both forms must decode, to the same case, for the table to stand in for them.
-            guard let value = try? JSONCoding.decode(Value.self, from: bare),
-                  (try? JSONCoding.decode(Value.self, from: tagged)) != nil else { continue }
+            guard let value = Self.decodeForTable(bare), Self.decodeForTable(tagged) != nil else { continue }
             names.append(Array(name.utf8))
             values.append(value)
         }
+    }
+
+    /// `bytes` decoded as the decoder decodes them, or nil. Of a type with direct JSON only
+    /// the direct reader is asked (the decoder's answer whenever it has one): a case it
+    /// declines, one with a required payload, is left out of the table, and the `Codable`
+    /// fallback, whose first run costs about a third of a search system's start-up, does
+    /// not run here.
+    private static func decodeForTable(_ bytes: [UInt8]) -> Value? {
+        #if !hasFeature(Embedded)
+        if Value.self is any JSONDirectCodable.Type {
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap {
+                    _Direct.decode(Value.self, base: $0, count: buffer.count, maxDepth: JSONLimits.default.maxDepth)
+                }
+            }
+        }
+        #endif
+        return try? JSONCoding.decode(Value.self, from: bytes)
     }
 
     /// The value for `bytes` if they spell a payload-less case in one of the two forms.

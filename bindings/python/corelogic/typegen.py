@@ -1294,11 +1294,8 @@ class _Swift:
             out.append(f"        case {_swift_string(case)}: value = .{_swift_name(case)}({arguments})")
         names = ", ".join(_swift_string(case) for case, _ in cases)
         out += [f"        default: throw input.unknownCase([{names}])", "        }",
-                "        try input.endCase()", "        return value", "    }",
-                # Natively the names come from the coding keys, which Embedded Swift cannot read.
-                "", "    #if hasFeature(Embedded)",
-                f"    public static var jsonCaseNames: [String]? {{ [{names}] }}",
-                "    #endif", "}"]
+                "        try input.endCase()", "        return value", "    }", "",
+                f"    public static var jsonCaseNames: [String]? {{ [{names}] }}", "}"]
         return out
 
     @staticmethod

@@ -144,6 +144,8 @@ final class JSONDirectTests: XCTestCase {
         XCTAssertEqual(JSONDirectCheck.disagreements([TooLoose(a: 1)]), [], "no derived input has a string for a number")
         XCTAssertFalse(JSONDirectCheck.disagreements([TooLoose(a: 1)], extraInputs: [#"{"a":"7"}"#]).isEmpty)
         XCTAssertFalse(JSONDirectCheck.disagreements([NeverReads(a: 1)]).isEmpty)
+        XCTAssertEqual(JSONDirectCheck.disagreements([MisnamesCases.on]),
+                       [#"jsonCaseNames ["off", "on"], the coding keys' ["on", "off"]"#])
     }
 
     /// Case names are matched byte for byte: a Kelvin sign (U+212A) is canonically
@@ -183,6 +185,26 @@ final class JSONDirectTests: XCTestCase {
 }
 
 extension Int128: JSONDirectCodable {}
+
+/// Reads and writes like `Codable`, but lists its cases out of order.
+private enum MisnamesCases: JSONDirectCodable {
+    case on, off
+    enum CodingKeys: String, CodingKey, CaseIterable { case on, off }
+    static var jsonCaseNames: [String]? { ["off", "on"] }
+    func writeJSON(to out: inout JSONOutput) throws {
+        out.payloadlessCase(self == .on ? "on" : "off")
+    }
+    static func readJSON(from input: inout JSONInput) throws -> MisnamesCases {
+        let value: MisnamesCases
+        switch try input.beginCase() {
+        case "on": value = .on
+        case "off": value = .off
+        default: throw input.mismatch()
+        }
+        try input.endCase()
+        return value
+    }
+}
 
 private enum Scale: JSONDirectCodable {
     case kelvin, celsius

@@ -57,9 +57,7 @@ extension Counter.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["increment", "decrement"] }
-    #endif
 }
 
 #endif

@@ -72,9 +72,7 @@ extension Playcatch.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["humanThrows", "machineThrows"] }
-    #endif
 }
 
 extension Playcatch.TimerRequest: JSONDirectCodable {

@@ -119,9 +119,7 @@ extension Search.LoadError: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["offline", "rateLimited"] }
-    #endif
 }
 
 extension Search.Event: JSONDirectCodable {
@@ -159,9 +157,7 @@ extension Search.Event: JSONDirectCodable {
         return value
     }
 
-    #if hasFeature(Embedded)
     public static var jsonCaseNames: [String]? { ["queryChanged", "reachedBottom", "pageLoaded", "loadFailed", "retry"] }
-    #endif
 }
 
 extension Search.PageRequest: JSONDirectCodable {
