@@ -94,6 +94,7 @@ TEST_SUITES := \
 	test-jvm \
 	test-node \
 	test-web \
+	test-wasmkit \
 	test-app \
 	test-packages \
 	test-tools \
