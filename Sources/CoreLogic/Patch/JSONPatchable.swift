@@ -122,7 +122,11 @@ public final class JSONPatchOutput {
 
     // MARK: Fields
 
-    public func field(_ name: StaticString, _ old: Int, _ new: Int) throws {
+    @inline(__always) public func field(_ name: StaticString, _ old: Int, _ new: Int) throws {
+        try field(name, Int64(old), Int64(new))
+    }
+
+    public func field(_ name: StaticString, _ old: Int64, _ new: Int64) throws {
         if old == new { return }
         push(name)
         begin(#"{"op":"replace","path":""#, then: #"","value":"#)
@@ -135,7 +139,7 @@ public final class JSONPatchOutput {
             if v >= 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10)) }
             out.append(0x30 &+ UInt8(truncatingIfNeeded: v % 10))
         } else {
-            JSONWriter.writeInt(Int64(new), into: &out)
+            JSONWriter.writeInt(new, into: &out)
         }
         out.append(UInt8(ascii: "}"))
         pop()

@@ -3,8 +3,9 @@ import CoreLogic
 /// The smallest feature: a number that goes up and down. No effects.
 public enum Counter: Feature {
     public struct State: Codable, Equatable, Sendable {
-        public var count: Int
-        public init(count: Int = 0) { self.count = count }
+        /// 64 bits on every platform, the WebAssembly build's too (where `Int` has 32).
+        public var count: Int64
+        public init(count: Int64 = 0) { self.count = count }
     }
 
     public enum Event: Codable, Equatable, Sendable {

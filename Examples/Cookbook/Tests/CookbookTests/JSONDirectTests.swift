@@ -84,7 +84,7 @@ final class JSONDirectTests: XCTestCase {
     }
 
     func testCounterDirectAgreesWithCodable() {
-        XCTAssertEqual(JSONDirectCheck.disagreements([Counter.State(count: 0), Counter.State(count: Int.max), Counter.State(count: Int.min)],
+        XCTAssertEqual(JSONDirectCheck.disagreements([Counter.State(count: 0), Counter.State(count: .max), Counter.State(count: .min)],
                                                      extraInputs: [#"{"count":1.0}"#, #"{}"#, #"{"count":"1"}"#, #"{"count":1,"extra":2}"#]), [])
         XCTAssertEqual(JSONDirectCheck.disagreements([Counter.Event.increment, .decrement], extraInputs: [
             #""increment""#, #""decrement""#, #""reset""#, #"{"increment":{"by":1}}"#, #"{"increment":null}"#,
