@@ -190,7 +190,7 @@ final class WireSystem<F: Feature> {
             out.append(#","dropped":["#)
             for (index, dropped) in batch.dropped.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.appendPiece { Self.writeDropped(dropped, into: &$0) }
+                Self.writeDropped(dropped, into: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
@@ -199,36 +199,36 @@ final class WireSystem<F: Feature> {
 
     /// `{"input":{"send":<event>},"status":"CORELOGIC_ERR_IO","error":"..."}`: an input a
     /// handler queued that was rejected, in the journal's input shape.
-    static func writeDropped(_ dropped: System<F>.DroppedInput, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"input":"#.utf8)
+    static func writeDropped(_ dropped: System<F>.DroppedInput, into out: inout ByteScratch) {
+        out.append(#"{"input":"#)
         func event(_ event: F.Event) {
             // An event that was decoded from JSON encodes again; null if it somehow cannot.
-            if (try? JSONCoding.encode(event, into: &out)) == nil { out.append(contentsOf: "null".utf8) }
+            if (try? out.appendJSON(event)) == nil { out.append("null") }
         }
         switch dropped.input {
         case .send(let sent):
-            out.append(contentsOf: #"{"send":"#.utf8)
+            out.append(#"{"send":"#)
             event(sent)
             out.append(UInt8(ascii: "}"))
         case .deliver(let effect, let delivered):
-            out.append(contentsOf: #"{"deliver":{"effect":"#.utf8)
-            JSONWriter.writeUnsigned(effect, into: &out)
-            out.append(contentsOf: #","event":"#.utf8)
+            out.append(#"{"deliver":{"effect":"#)
+            out.appendDecimal(effect)
+            out.append(#","event":"#)
             event(delivered)
-            out.append(contentsOf: "}}".utf8)
+            out.append("}}")
         case .complete(let effect):
-            out.append(contentsOf: #"{"complete":{"effect":"#.utf8)
-            JSONWriter.writeUnsigned(effect, into: &out)
-            out.append(contentsOf: "}}".utf8)
+            out.append(#"{"complete":{"effect":"#)
+            out.appendDecimal(effect)
+            out.append("}}")
         }
         #if hasFeature(Embedded)
         let error = dropped.error
         #else
         let error = dropped.error as? CoreLogicError ?? CoreLogicError(.io, "\(dropped.error)")
         #endif
-        out.append(contentsOf: #","status":"#.utf8)
+        out.append(#","status":"#)
         JSONWriter.writeString(error.status.constantName, into: &out)
-        out.append(contentsOf: #","error":"#.utf8)
+        out.append(#","error":"#)
         JSONWriter.writeString(error.message, into: &out)
         out.append(UInt8(ascii: "}"))
     }
@@ -479,10 +479,8 @@ final class WireSystem<F: Feature> {
 
 /// The bytes of a batch (or of a command or state for a handler), written in place: one
 /// allocation for the life of its owner, reused by every call, and read in place by the
-/// sink. The JSON coder's own byte buffer (`_ByteBuffer`), so a state or request is
-/// encoded straight into it; pieces from APIs that append to an array (the differ, a
-/// dropped input) go through `piece`, kept so that writing one allocates nothing once it
-/// has grown.
+/// sink. The JSON coder's own byte buffer (`_ByteBuffer`), so a state, a patch or a
+/// request is encoded straight into it.
 ///
 /// Its owner calls ``release()`` once, in its deinit, and uses it only under the system's lock.
 ///
@@ -490,7 +488,6 @@ final class WireSystem<F: Feature> {
 /// a system keeps memory in proportion to its small batches, not to its largest state.
 struct ByteScratch: _ByteSink {
     var buffer: _ByteBuffer
-    private var piece: [UInt8] = []
     private let initialCapacity: Int
     /// What a use may leave behind: past this, the memory is given back afterwards. Large
     /// enough that the batches of a small state never reallocate.
@@ -511,7 +508,6 @@ struct ByteScratch: _ByteSink {
     private mutating func shrink() {
         buffer.release()
         buffer = _ByteBuffer(capacity: initialCapacity)
-        piece = []
     }
 
     /// Frees the memory; the value must not be used afterwards.
@@ -555,26 +551,6 @@ struct ByteScratch: _ByteSink {
     @inline(__always) mutating func appendJSON<T: Encodable>(_ value: T) throws(JSONFailure) {
         try JSONCoding.encode(value, into: &buffer)
     }
-
-    /// Appends what `write` appends to an array; on error nothing is appended.
-    #if hasFeature(Embedded)
-    @inline(__always) mutating func appendPiece<E: Error>(_ write: (inout [UInt8]) throws(E) -> Void) throws(E) {
-        if piece.count > 4096 { piece.removeAll(keepingCapacity: true) }
-        let from = piece.count
-        try write(&piece)
-        piece.withUnsafeBufferPointer { buffer.appendBytes(UnsafeBufferPointer(rebasing: $0[from...])) }
-    }
-    #else
-    @inline(__always) mutating func appendPiece(_ write: (inout [UInt8]) throws -> Void) rethrows {
-        // Pieces accumulate in `piece` and only the new bytes are copied: emptying an array
-        // (`removeAll(keepingCapacity:)`, a generic replaceSubrange) costs more than a small
-        // piece's copy, so it is emptied only once it holds a few kilobytes.
-        if piece.count > 4096 { piece.removeAll(keepingCapacity: true) }
-        let from = piece.count
-        try write(&piece)
-        piece.withUnsafeBufferPointer { buffer.appendBytes(UnsafeBufferPointer(rebasing: $0[from...])) }
-    }
-    #endif
 }
 
 private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws(JSONFailure) {
