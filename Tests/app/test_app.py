@@ -40,7 +40,7 @@ ADAPTERS = {
     "python": [sys.executable, str(REPOSITORY / "bindings" / "python" / "tests" / "golden_adapter.py")],
     "jvm": ["java", f"-Dcorelogic.jni.library={BUILD / 'jvm' / 'libcorelogic_jni.so'}",
             "-cp", f"{BUILD / 'jvm' / 'classes'}:{BUILD / 'jvm' / 'test-classes'}", "dev.corelogic.GoldenAdapter"],
-    "node": ["node", str(REPOSITORY / "bindings" / "node" / "test" / "golden_adapter.js")],
+    "node": ["node", str(REPOSITORY / "bindings" / "node" / "test" / "golden_adapter.mjs")],
 }
 
 # A feature the starter does not have, written as a team would add one.

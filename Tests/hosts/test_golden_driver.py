@@ -19,7 +19,7 @@ ADAPTERS = {
     # The JVM and Node.js adapters when their bindings are built (make jvm, make node).
     "jvm": ["java", f"-Dcorelogic.jni.library={BUILD / 'jvm' / 'libcorelogic_jni.so'}",
             "-cp", f"{BUILD / 'jvm' / 'classes'}:{BUILD / 'jvm' / 'test-classes'}", "dev.corelogic.GoldenAdapter"],
-    "node": ["node", str(REPOSITORY / "bindings" / "node" / "test" / "golden_adapter.js")],
+    "node": ["node", str(REPOSITORY / "bindings" / "node" / "test" / "golden_adapter.mjs")],
     # The Swift adapter of the cookbook's features (make test-swift builds it).
     "swift": [str(BUILD / "cookbook" / "debug" / "CookbookGoldenAdapter")],
 }

@@ -1,7 +1,7 @@
 # The Node.js binding (bindings/node/README.md), included by the top-level Makefile.
 # `make test-node` builds the Node-API addon against the installed Node headers, runs the
 # binding's tests with Node's built-in runner and runs the golden files through the golden
-# driver (docs/golden-files.md) and test/golden_adapter.js.
+# driver (docs/golden-files.md) and test/golden_adapter.mjs.
 .PHONY: node test-node test-golden-node
 
 NODE         ?= node
@@ -30,7 +30,7 @@ test-node: node test-golden-node test-node-readme ## the Node.js binding, golden
 
 # Node's JSON.parse reads numbers as doubles: integers beyond 2^53 compare as doubles.
 test-golden-node: node
-	$(call golden_for,node,$(NODE) bindings/node/test/golden_adapter.js,--inexact-integers)
+	$(call golden_for,node,$(NODE) bindings/node/test/golden_adapter.mjs,--inexact-integers)
 
 # The README's example, run from the repository root.
 .PHONY: test-node-readme

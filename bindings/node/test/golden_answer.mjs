@@ -1,8 +1,9 @@
-// The golden adapter's answers (docs/golden-files.md, "The driver and the adapters") over
-// the web binding: one request in, one reply line out. Used by golden_adapter.mjs in
-// Node.js and by golden_page.html in a browser, so both hosts answer alike.
+// The golden adapter's answers (docs/golden-files.md, "The driver and the adapters"): one
+// request in, one reply line out, over either binding (they have one API). Used by the
+// Node.js adapter (golden_adapter.mjs), the web binding's in Node.js and its page in a
+// browser (bindings/web/test), so every JavaScript host answers alike.
 
-/** A reply function over a loaded `corelogic` (lib/corelogic.js). */
+/** A reply function over a loaded `corelogic` (the Node.js or the web binding). */
 export function goldenReplier(corelogic) {
   let system = null;
   let mirror = null;
