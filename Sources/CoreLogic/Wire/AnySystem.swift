@@ -48,30 +48,28 @@ public final class AnySystem {
         var writeBrokenInvariants: (inout [UInt8]) -> Void
         var setCommandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
         var setStateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
-        // Traces and journals write files: the WebAssembly build has neither (docs/web.md).
-        #if !hasFeature(Embedded)
-        var setTrace: (TraceSink?) throws(CoreLogicFailure) -> Void
-        #endif
         var nextEffectID: () -> UInt64
         var close: () -> Void
+        // Traces and journals write files: the WebAssembly build has neither (docs/web.md).
+        // Set after the others, by `init(_:)`.
         #if !hasFeature(Embedded)
-        var openJournal: (FileSystemPath, Durability) throws(CoreLogicFailure) -> Void
-        var checkpoint: () throws(CoreLogicFailure) -> Void
-        var syncJournal: () throws(CoreLogicFailure) -> Void
-        var closeJournal: () -> Void
-        var adopt: (Journal) throws(CoreLogicFailure) -> Void
+        var setTrace: (TraceSink?) throws(CoreLogicFailure) -> Void = { _ in }
+        var openJournal: (FileSystemPath, Durability) throws(CoreLogicFailure) -> Void = { _, _ in }
+        var checkpoint: () throws(CoreLogicFailure) -> Void = {}
+        var syncJournal: () throws(CoreLogicFailure) -> Void = {}
+        var closeJournal: () -> Void = {}
+        var adopt: (Journal) throws(CoreLogicFailure) -> Void = { _ in }
         #endif
     }
 
-    #if hasFeature(Embedded)
     private init(featureName: String, calls: Calls) {
         self.featureName = featureName
         self.calls = calls
     }
 
-    // Embedded Swift allows a generic initializer in a class only as a convenience one.
+    // A convenience initializer: Embedded Swift allows no other generic one in a class.
     convenience init<F: Feature>(_ typed: WireSystem<F>) {
-        self.init(featureName: F.name, calls: Calls(
+        var calls = Calls(
             setOutput: { (mode, snapshot) throws(CoreLogicFailure) in try typed.setOutput(mode, snapshot: &snapshot) },
             resync: { (out) throws(CoreLogicFailure) in try typed.resync(into: &out) },
             watchQueries: { (names, values) throws(CoreLogicFailure) in try typed.watchQueries(names, values: &values) },
@@ -88,35 +86,19 @@ public final class AnySystem {
             setCommandHandler: { typed.setCommandHandler($0) },
             setStateHandler: { typed.setStateHandler($0) },
             nextEffectID: { typed.nextEffectID },
-            close: { typed.close() }))
+            close: { typed.close() })
+        #if !hasFeature(Embedded)
+        calls.setTrace = { (sink) throws(CoreLogicFailure) in try typed.setTrace(sink) }
+        calls.openJournal = { (directory, durability) throws(CoreLogicFailure) in
+            try typed.openJournal(directory: directory, durability: durability)
+        }
+        calls.checkpoint = { () throws(CoreLogicFailure) in try typed.checkpoint() }
+        calls.syncJournal = { () throws(CoreLogicFailure) in try typed.syncJournal() }
+        calls.closeJournal = { typed.closeJournal() }
+        calls.adopt = { (journal) throws(CoreLogicFailure) in try typed.adopt(journal) }
+        #endif
+        self.init(featureName: F.name, calls: calls)
     }
-    #else
-    init<F: Feature>(_ typed: WireSystem<F>) {
-        featureName = F.name
-        calls = Calls(
-            setOutput: { try typed.setOutput($0, snapshot: &$1) },
-            resync: { try typed.resync(into: &$0) },
-            watchQueries: { try typed.watchQueries($0, values: &$1) },
-            writeInitialBatch: { try typed.writeInitialBatch(into: &$0) },
-            send: { try typed.send($0, wantsBatch: $1, sink: $2) },
-            deliver: { try typed.deliver($0, $1, wantsBatch: $2, sink: $3) },
-            complete: { try typed.complete($0, wantsBatch: $1, sink: $2) },
-            writeState: { try typed.writeState(into: &$0) },
-            writeQuery: { try typed.writeQuery($0, into: &$1) },
-            writeEffects: { try typed.writeEffects(into: &$0) },
-            writeBrokenInvariants: { typed.writeBrokenInvariants(into: &$0) },
-            setCommandHandler: { typed.setCommandHandler($0) },
-            setStateHandler: { typed.setStateHandler($0) },
-            setTrace: { try typed.setTrace($0) },
-            nextEffectID: { typed.nextEffectID },
-            close: { typed.close() },
-            openJournal: { try typed.openJournal(directory: $0, durability: $1) },
-            checkpoint: { try typed.checkpoint() },
-            syncJournal: { try typed.syncJournal() },
-            closeJournal: { typed.closeJournal() },
-            adopt: { try typed.adopt($0) })
-    }
-    #endif
 
     /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
     /// baseline; `snapshot`, if non-nil, receives `{"revision":R,"state":{...}}`: the state
@@ -188,10 +170,9 @@ public final class AnySystem {
     /// - Throws: `.io` when the sink refuses the first line; tracing is then off.
     #if !hasFeature(Embedded)
     public func setTrace(_ sink: TraceSink?) throws(CoreLogicFailure) { try calls.setTrace(sink) }
-
-    /// The next effect id the system will hand out.
     #endif
 
+    /// The next effect id the system will hand out.
     public var nextEffectID: UInt64 { calls.nextEffectID() }
 
     /// Stops the system (see ``System/close()``). A journal stays open until
