@@ -73,6 +73,31 @@ struct _ByteBuffer: _ByteSink {
         capacity = c
     }
 
+    /// Appends `/` and a JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`)
+    /// in one pass, straight into the buffer: a patch's path, whose keys need no JSON escape.
+    mutating func appendPointerToken(utf8 src: UnsafeBufferPointer<UInt8>) {
+        let n = src.count
+        let worst = n &* 2 &+ 1
+        if count &+ worst > capacity { grow(count &+ worst) }
+        var q = base + count
+        q.pointee = UInt8(ascii: "/")
+        q += 1
+        var k = 0
+        while k < n {
+            let b = src[k]
+            k &+= 1
+            if b != UInt8(ascii: "~") && b != UInt8(ascii: "/") {
+                q.pointee = b
+                q += 1
+            } else {
+                q.pointee = UInt8(ascii: "~")
+                q[1] = b == UInt8(ascii: "~") ? UInt8(ascii: "0") : UInt8(ascii: "1")
+                q += 2
+            }
+        }
+        count = q - base
+    }
+
     /// Appends UTF-8 bytes as a JSON string literal (the one escaper: `"`, `\` and control
     /// characters, `\n \t \r \b \f` by name, others as `\u00XX`), straight into the buffer.
     mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) {

@@ -603,23 +603,15 @@ struct _SpanWalk {
         // and `/` alone: so the pointer's escapes are applied to those bytes directly.
         var k = 0
         while k < path.count {
-            out.append(UInt8(ascii: "/"))
             switch path[k] {
             case Self.newKey, Self.oldKey:
                 let bytes = path[k] == Self.newKey ? new : old
-                for i in path[k + 1]..<path[k + 2] {
-                    let c = bytes[i]
-                    if c == UInt8(ascii: "~") {
-                        out.append(UInt8(ascii: "~")); out.append(UInt8(ascii: "0"))
-                    } else if c == UInt8(ascii: "/") {
-                        out.append(UInt8(ascii: "~")); out.append(UInt8(ascii: "1"))
-                    } else {
-                        out.append(c)
-                    }
-                }
+                out.appendPointerToken(utf8: UnsafeBufferPointer(rebasing: bytes[path[k + 1]..<path[k + 2]]))
             case Self.index:
+                out.append(UInt8(ascii: "/"))
                 JSONWriter.writeUnsigned(UInt64(path[k + 1]), into: &out)
             default:
+                out.append(UInt8(ascii: "/"))
                 out.append(UInt8(ascii: "-"))
             }
             k += 3

@@ -314,34 +314,14 @@ public final class JSONPatchOutput {
     private func writePath(into buffer: inout _ByteBuffer) {
         var k = 0
         while k < path.count {
-            buffer.append(UInt8(ascii: "/"))
             switch path[k] {
             case 0:
-                let start = UnsafePointer<UInt8>(bitPattern: path[k + 1])!, n = path[k + 2]
-                var plain = true
-                var i = 0
-                while i < n {
-                    let c = start[i]
-                    if c == UInt8(ascii: "~") || c == UInt8(ascii: "/") { plain = false; break }
-                    i &+= 1
-                }
-                let bytes = UnsafeBufferPointer(start: start, count: n)
-                if plain {
-                    buffer.appendBytes(bytes)
-                } else {
-                    for c in bytes {
-                        if c == UInt8(ascii: "~") {
-                            buffer.append(UInt8(ascii: "~")); buffer.append(UInt8(ascii: "0"))
-                        } else if c == UInt8(ascii: "/") {
-                            buffer.append(UInt8(ascii: "~")); buffer.append(UInt8(ascii: "1"))
-                        } else {
-                            buffer.append(c)
-                        }
-                    }
-                }
+                buffer.appendPointerToken(utf8: UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: path[k + 1]), count: path[k + 2]))
             case 1:
+                buffer.append(UInt8(ascii: "/"))
                 JSONWriter.writeUnsigned(UInt64(path[k + 1]), into: &buffer)
             default:
+                buffer.append(UInt8(ascii: "/"))
                 buffer.append(UInt8(ascii: "-"))
             }
             k += 3
