@@ -73,6 +73,22 @@ struct _ByteBuffer: _ByteSink {
         capacity = c
     }
 
+    /// Appends `value` in decimal. Below 100,000 (revisions, effect ids, small counts) the
+    /// digits are stored after one capacity check, cheaper than the general writer's loop
+    /// and copy.
+    @inline(__always) mutating func appendDecimal(_ value: UInt64) {
+        guard value < 100_000 else { return JSONWriter.writeUnsigned(value, into: &self) }
+        if count &+ 5 > capacity { grow(count &+ 5) }
+        let v = UInt32(truncatingIfNeeded: value)
+        var q = base + count
+        if v >= 10_000 { q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v / 10_000); q += 1 }
+        if v >= 1_000 { q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10); q += 1 }
+        if v >= 100 { q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v / 100 % 10); q += 1 }
+        if v >= 10 { q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10); q += 1 }
+        q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+        count = q + 1 - base
+    }
+
     /// Appends `/` and a JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`)
     /// in one pass, straight into the buffer: a patch's path, whose keys need no JSON escape.
     mutating func appendPointerToken(utf8 src: UnsafeBufferPointer<UInt8>) {

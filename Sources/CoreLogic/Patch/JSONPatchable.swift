@@ -131,13 +131,8 @@ public final class JSONPatchOutput {
         push(name)
         begin(#"{"op":"replace","path":""#, then: #"","value":"#)
         // Most counts are small: their digits without a division loop.
-        if new >= 0 && new < 100_000 {
-            let v = UInt32(truncatingIfNeeded: new)
-            if v >= 10_000 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10_000)) }
-            if v >= 1_000 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10)) }
-            if v >= 100 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 100 % 10)) }
-            if v >= 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10)) }
-            out.append(0x30 &+ UInt8(truncatingIfNeeded: v % 10))
+        if new >= 0 {
+            out.appendDecimal(UInt64(new))
         } else {
             JSONWriter.writeInt(new, into: &out)
         }

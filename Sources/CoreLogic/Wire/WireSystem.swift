@@ -530,17 +530,8 @@ struct ByteScratch: _ByteSink {
 
     @inline(__always) mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) { buffer.appendJSONString(utf8: src) }
 
-    /// Appends `value` in decimal: below 100,000 (revisions, ids) digit by digit, cheaper
-    /// than the general writer's loop and copy.
-    @inline(__always) mutating func appendDecimal(_ value: UInt64) {
-        guard value < 100_000 else { return JSONWriter.writeUnsigned(value, into: &buffer) }
-        let v = UInt32(truncatingIfNeeded: value)
-        if v >= 10_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10_000)) }
-        if v >= 1_000 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10)) }
-        if v >= 100 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 100 % 10)) }
-        if v >= 10 { buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10)) }
-        buffer.append(0x30 &+ UInt8(truncatingIfNeeded: v % 10))
-    }
+    /// Appends `value` in decimal.
+    @inline(__always) mutating func appendDecimal(_ value: UInt64) { buffer.appendDecimal(value) }
 
     /// Appends a literal's bytes.
     @inline(__always) mutating func append(_ literal: StaticString) {
