@@ -11,6 +11,22 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "\"x\\u0001\"")
     }
 
+    /// The byte buffer's pointer token (RFC 6901 escapes) and small-number writers, at
+    /// the edges of their fast paths and across a growth of the buffer.
+    func testByteBufferPointerTokensAndDecimals() {
+        var buffer = _ByteBuffer(capacity: 1)
+        defer { buffer.release() }
+        for token in ["count", "", "a/b", "~", "~1/", "é"] {
+            Array(token.utf8).withUnsafeBufferPointer { buffer.appendPointerToken(utf8: $0) }
+        }
+        for value: UInt64 in [0, 9, 10, 99_999, 100_000, .max] {
+            buffer.append(UInt8(ascii: " "))
+            buffer.appendDecimal(value)
+        }
+        XCTAssertEqual(String(decoding: buffer.buffer, as: UTF8.self),
+                       "/count//a~1b/~0/~01~1/é 0 9 10 99999 100000 18446744073709551615")
+    }
+
     func testCompactOutputKeepsKeyOrder() {
         let v = JSONValue.object([("b", .int(1)), ("a", .array([.null, .bool(true), .uint(UInt64.max)])), ("c", .object([]))])
         XCTAssertEqual(JSONWriter.string(v), "{\"b\":1,\"a\":[null,true,18446744073709551615],\"c\":{}}")
