@@ -8,17 +8,10 @@ const check = process.argv.includes('--check');
 let stale = 0;
 
 function convert(name, text) {
-  const hoisted = [];
   let out = text.replace(/^'use strict';\n/, '');
   out = out.replace(/^const (\{[^}]*\}) = require\('\.\/(\w+)'\);$/gm, (_, names, module) => `import ${names} from './${module}.js';`);
-  // A require made inside a function (to break the cycle with corelogic.js) becomes an
-  // import: ES modules allow the cycle, the names being read only when called.
-  out = out.replace(/^ +const (\{[^}]*\}) = require\('\.\/(\w+)'\);\n/gm, (_, names, module) => {
-    hoisted.push(`import ${names} from './${module}.js';`);
-    return '';
-  });
+  if (/^ +const .* = require\(/m.test(out)) throw new Error(`${name}: a require inside a function has no ES module form`);
   out = out.replace(/^module\.exports = (\{[\s\S]*?\});$/m, (_, names) => `export ${names.replace(/\};?$/, '}')};`);
-  if (hoisted.length) out = out.replace(/^(import [^\n]*\n)(?!import)/m, `$1${hoisted.join('\n')}\n`);
   return `// Generated from bindings/node/lib/${name} by bindings/web/esm.mjs: change that file.\n${out}`;
 }
 

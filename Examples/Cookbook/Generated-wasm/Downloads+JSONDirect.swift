@@ -114,7 +114,7 @@ extension Downloads.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Downloads.Event {
         let value: Downloads.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "enqueue": value = .enqueue(url: try input.field("url"))
         case "cancel": value = .cancel(url: try input.field("url"))
         case "finished": value = .finished(url: try input.field("url"))

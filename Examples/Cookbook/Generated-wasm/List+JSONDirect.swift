@@ -64,7 +64,7 @@ extension DeltaList.Phase: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> DeltaList.Phase {
         let value: DeltaList.Phase
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "loading": value = .loading
         case "failed": value = .failed(message: try input.field("message"))
         case "ready": value = .ready
@@ -130,7 +130,7 @@ extension DeltaList.Delta: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> DeltaList.Delta {
         let value: DeltaList.Delta
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "add": value = .add(item: try input.field("item"), index: try input.optionalField("index"))
         case "remove": value = .remove(id: try input.field("id"))
         case "move": value = .move(id: try input.field("id"), index: try input.field("index"))
@@ -174,7 +174,7 @@ extension DeltaList.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> DeltaList.Event {
         let value: DeltaList.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "initialLoaded": value = .initialLoaded(items: try input.field("items"))
         case "initialFailed": value = .initialFailed(message: try input.field("message"))
         case "retry": value = .retry

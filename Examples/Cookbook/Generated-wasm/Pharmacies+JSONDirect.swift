@@ -118,7 +118,7 @@ extension Pharmacies.Phase: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Pharmacies.Phase {
         let value: Pharmacies.Phase
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "loading": value = .loading
         case "loadingFailed": value = .loadingFailed(message: try input.field("message"))
         case "loaded": value = .loaded(error: try input.optionalField("error"))
@@ -284,7 +284,7 @@ extension Pharmacies.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Pharmacies.Event {
         let value: Pharmacies.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "listLoaded": value = .listLoaded(pharmacies: try input.field("pharmacies"))
         case "loadFailed": value = .loadFailed(message: try input.field("message"))
         case "retry": value = .retry
@@ -337,7 +337,7 @@ extension Typeahead.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Typeahead.Event {
         let value: Typeahead.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "textChanged": value = .textChanged(text: try input.field("text"))
         case "debounceElapsed": value = .debounceElapsed(text: try input.field("text"))
         case "resultsLoaded": value = .resultsLoaded(query: try input.field("query"), matches: try input.field("matches"))
@@ -487,7 +487,7 @@ extension Pharmacies.Route: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Pharmacies.Route {
         let value: Pharmacies.Route
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "list": value = .list
         case "map": value = .map
         case "error": value = .error(message: try input.field("message"))

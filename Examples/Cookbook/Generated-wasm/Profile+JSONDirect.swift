@@ -172,7 +172,7 @@ extension Profile.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Profile.Event {
         let value: Profile.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "setName": value = .setName(name: try input.field("name"))
         case "setEmail": value = .setEmail(email: try input.field("email"))
         case "setAvatar": value = .setAvatar(url: try input.optionalField("url"))

@@ -143,7 +143,7 @@ extension Share.Outcome: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Share.Outcome {
         let value: Share.Outcome
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "sent": value = .sent
         case "cancelled": value = .cancelled
         case "failed": value = .failed(message: try input.field("message"))
@@ -181,7 +181,7 @@ extension Share.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Share.Event {
         let value: Share.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "filesChanged": value = .filesChanged(files: try input.field("files"))
         case "metadataChanged": value = .metadataChanged(metadata: try input.field("metadata"))
         case "shareTapped": value = .shareTapped

@@ -223,7 +223,7 @@ extension Signup.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Signup.Event {
         let value: Signup.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "nameChanged": value = .nameChanged(text: try input.field("text"))
         case "emailChanged": value = .emailChanged(text: try input.field("text"))
         case "passwordChanged": value = .passwordChanged(text: try input.field("text"))

@@ -74,7 +74,7 @@ public enum JSONCoding {
         return try result.get()
     }
 
-    /// Case names come from the generated reader (natively from `Codable`'s coding keys).
+    /// Case names come from the generated reader (`jsonCaseNames`).
     public static func caseNames<T: Decodable>(of type: T.Type) -> [String]? { T.jsonCaseNames }
 }
 

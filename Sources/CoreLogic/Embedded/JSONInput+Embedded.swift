@@ -98,9 +98,66 @@ extension JSONInput {
     }
 
     func missingKey(_ name: StaticString) -> JSONError {
+        // The object's path: its last component is the member read last, or none yet.
         var shown = path
-        if case .key("")? = shown.last { shown.removeLast() }
+        if case .key? = shown.last { shown.removeLast() }
         return JSONError.schema(JSONPath.render(shown), "missing key '\(_string(name))'")
+    }
+
+    /// ``beginCase()``; with the enum's case names, an object whose members are the case
+    /// and unknown ones is read as the tape decoder reads it: the unknown members are
+    /// ignored, and two cases are a schema error.
+    mutating func beginCase(among names: [String]?) throws(JSONFailure) -> String {
+        parser.skipWhitespace()
+        if parser.byte(parser.i) == UInt8(ascii: "\"") {
+            let name = try caseName()
+            bareCase = true
+            needComma = true
+            return name
+        }
+        try beginObject()
+        if let names { try moveToCase(among: names) }
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
+        let name = try caseName()
+        try expect(UInt8(ascii: ":"))
+        if !path.isEmpty { path[path.count - 1] = .key(name) }
+        try beginObject()
+        return name
+    }
+
+    /// In the object just opened, moves to the key of its one member named in `names`
+    /// when other members stand beside it (then the object is read past whole at its
+    /// end); throws when two members are cases. Otherwise leaves the position where it is.
+    private mutating func moveToCase(among names: [String]) throws(JSONFailure) {
+        guard let object = objects.last else { return }
+        var members = 0
+        var cases: [(key: String, at: Int)] = []
+        parser.skipWhitespace()
+        if parser.byte(parser.i) != UInt8(ascii: "}") {
+            while true {
+                parser.skipWhitespace()
+                let at = parser.i
+                let key = try skipKey()
+                members += 1
+                if names.contains(where: { $0.utf8.elementsEqual(key.utf8) }) { cases.append((key, at)) }
+                try skipValue()
+                parser.skipWhitespace()
+                guard parser.byte(parser.i) == UInt8(ascii: ",") else { break }
+                parser.i += 1
+            }
+        }
+        parser.i = object.start + 1
+        if cases.count > 1 {
+            var shown = path
+            if case .key? = shown.last { shown.removeLast() }
+            throw JSONError.schema(JSONPath.render(shown), "expected exactly one of: " + names.joined(separator: ", ")
+                                   + "; found \(cases.count) keys: " + cases.map { _printableName($0.key) }.joined(separator: ", "))
+        }
+        guard members > 1, let only = cases.first else { return }
+        parser.i = only.at
+        objects[objects.count - 1].reordered = true
+        skippedMembers = true
     }
 
     /// Finds the member `name` anywhere in the object being read and moves past its key
@@ -108,12 +165,14 @@ extension JSONInput {
     mutating func findMember(_ name: StaticString) throws(JSONFailure) -> Bool {
         guard let object = objects.last else { return false }
         let saved = parser.i
-        let wanted = _string(name)
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         parser.i = object.start + 1
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "}") { parser.i = saved; return false }
         while true {
-            if try skipKey() == wanted {
+            // Compared byte for byte, as the tape decoder compares keys (`String` equality
+            // would also match other spellings of the same characters).
+            if try skipKey().utf8.elementsEqual(wanted) {
                 objects[objects.count - 1].reordered = true
                 skippedMembers = true
                 return true

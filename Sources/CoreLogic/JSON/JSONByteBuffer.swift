@@ -90,7 +90,9 @@ struct _ByteBuffer: _ByteSink {
     }
 
     /// Appends `/` and a JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`)
-    /// in one pass, straight into the buffer: a patch's path, whose keys need no JSON escape.
+    /// in one pass, straight into the buffer: a patch's path. The token's bytes go in as
+    /// they are otherwise: a key the caller has escaped for JSON keeps its escapes, which
+    /// never involve `~` or `/`.
     mutating func appendPointerToken(utf8 src: UnsafeBufferPointer<UInt8>) {
         let n = src.count
         let worst = n &* 2 &+ 1

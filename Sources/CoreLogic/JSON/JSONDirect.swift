@@ -417,6 +417,9 @@ public struct JSONInput: ~Copyable {
     /// match other spellings of a non-ASCII name, which `Codable` does not); others go
     /// to `Codable`.
     public mutating func beginCase() throws(JSONFailure) -> String {
+        #if hasFeature(Embedded)
+        return try beginCase(among: nil)
+        #else
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "\"") {
             let name = try caseName()
@@ -429,11 +432,20 @@ public struct JSONInput: ~Copyable {
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let name = try caseName()
         try expect(UInt8(ascii: ":"))
-        #if hasFeature(Embedded)
-        if !path.isEmpty { path[path.count - 1] = .key(name) }
-        #endif
         try beginObject()
         return name
+        #endif
+    }
+
+    /// ``beginCase()`` for the enum `T`, as the generated readers call it. In the
+    /// WebAssembly build, whose reader has no `Codable` to fall back on, `T`'s case names
+    /// tell the case member from unknown members beside it, as the tape decoder does.
+    @inline(__always) public mutating func beginCase<T: JSONDirectCodable>(of _: T.Type) throws(JSONFailure) -> String {
+        #if hasFeature(Embedded)
+        try beginCase(among: T.jsonCaseNames)
+        #else
+        try beginCase()
+        #endif
     }
 
     /// The string at the current position, which must be ASCII without escapes.

@@ -25,7 +25,8 @@ struct PayloadlessCases<Value: Decodable> {
         where name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             let bare = Array(("\"" + name + "\"").utf8)
             let tagged = Array(("{\"" + name + "\":{}}").utf8)
-            // Both forms must decode, to the same case, for the table to stand in for them.
+            // Both forms must decode for the table to stand in for them (the bare form's
+            // value is the one kept).
             guard let value = Self.decodeForTable(bare), Self.decodeForTable(tagged) != nil else { continue }
             names.append(Array(name.utf8))
             values.append(value)

@@ -1281,7 +1281,7 @@ class _Swift:
         out += ["        }", "    }", "",
                 f"    public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> {name} {{",
                 f"        let value: {name}",
-                "        switch try input.beginCase() {"]
+                "        switch try input.beginCase(of: Self.self) {"]
         for case, payload in cases:
             fields = self.fields(payload)
             if not fields:

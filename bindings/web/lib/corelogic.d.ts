@@ -102,6 +102,8 @@ export declare class System<State = any, Event = any, Request = any> {
   /** A state query's value. */
   query(name: string): any;
   queryJson(name: string): string;
+  /** The feature's invariants that do not hold now; [] when all hold. */
+  check(): Array<{ name: string; message: string }>;
   /** The running effects. */
   readonly effects: Array<Start<Request>>;
   onCommand(handler: ((command: Command<Request>) => void) | null): void;

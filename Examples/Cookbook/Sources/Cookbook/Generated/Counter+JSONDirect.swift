@@ -48,7 +48,7 @@ extension Counter.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Counter.Event {
         let value: Counter.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "increment": value = .increment
         case "decrement": value = .decrement
         default: throw input.unknownCase(["increment", "decrement"])

@@ -63,7 +63,7 @@ extension Playcatch.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Playcatch.Event {
         let value: Playcatch.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "humanThrows": value = .humanThrows
         case "machineThrows": value = .machineThrows
         default: throw input.unknownCase(["humanThrows", "machineThrows"])

@@ -110,7 +110,7 @@ extension Search.LoadError: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.LoadError {
         let value: Search.LoadError
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "offline": value = .offline
         case "rateLimited": value = .rateLimited(retryAfter: try input.field("retryAfter"))
         default: throw input.unknownCase(["offline", "rateLimited"])
@@ -145,7 +145,7 @@ extension Search.Event: JSONDirectCodable {
 
     public static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Search.Event {
         let value: Search.Event
-        switch try input.beginCase() {
+        switch try input.beginCase(of: Self.self) {
         case "queryChanged": value = .queryChanged(text: try input.field("text"))
         case "reachedBottom": value = .reachedBottom
         case "pageLoaded": value = .pageLoaded(items: try input.field("items"), nextURL: try input.optionalField("nextURL"))
