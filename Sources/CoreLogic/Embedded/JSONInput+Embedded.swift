@@ -107,7 +107,7 @@ extension JSONInput {
     /// ``beginCase()``; with the enum's case names, an object whose members are the case
     /// and unknown ones is read as the tape decoder reads it: the unknown members are
     /// ignored, and two cases are a schema error.
-    mutating func beginCase(among names: [String]?) throws(JSONFailure) -> String {
+    mutating func beginCase(among names: () -> [String]?) throws(JSONFailure) -> String {
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "\"") {
             let name = try caseName()
@@ -116,7 +116,7 @@ extension JSONInput {
             return name
         }
         try beginObject()
-        if let names { try moveToCase(among: names) }
+        try moveToCase(among: names)
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let name = try caseName()
@@ -128,36 +128,44 @@ extension JSONInput {
 
     /// In the object just opened, moves to the key of its one member named in `names`
     /// when other members stand beside it (then the object is read past whole at its
-    /// end); throws when two members are cases. Otherwise leaves the position where it is.
-    private mutating func moveToCase(among names: [String]) throws(JSONFailure) {
+    /// end); throws when two members are cases. Otherwise (one member, the usual case,
+    /// or no names) leaves the position where it is.
+    private mutating func moveToCase(among names: () -> [String]?) throws(JSONFailure) {
         guard let object = objects.last else { return }
-        var members = 0
-        var cases: [(key: String, at: Int)] = []
+        defer { if !objects[objects.count - 1].reordered { parser.i = object.start + 1 } }
         parser.skipWhitespace()
-        if parser.byte(parser.i) != UInt8(ascii: "}") {
-            while true {
-                parser.skipWhitespace()
-                let at = parser.i
-                let key = try skipKey()
-                members += 1
-                if names.contains(where: { $0.utf8.elementsEqual(key.utf8) }) { cases.append((key, at)) }
-                try skipValue()
-                parser.skipWhitespace()
-                guard parser.byte(parser.i) == UInt8(ascii: ",") else { break }
-                parser.i += 1
-            }
+        let first = parser.i
+        // Past the first member without decoding its key: most objects end there.
+        guard parser.byte(first) == UInt8(ascii: "\"") else { return }
+        _ = try parser.scanString()
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: ":") else { return }
+        parser.i += 1
+        try skipValue()
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: ","), let names = names() else { return }
+        parser.i = first
+        var members: [(key: String, at: Int)] = []
+        while true {
+            parser.skipWhitespace()
+            let at = parser.i
+            members.append((try skipKey(), at))
+            try skipValue()
+            parser.skipWhitespace()
+            guard parser.byte(parser.i) == UInt8(ascii: ",") else { break }
+            parser.i += 1
         }
-        parser.i = object.start + 1
+        let cases = members.filter { member in names.contains { $0.utf8.elementsEqual(member.key.utf8) } }
         if cases.count > 1 {
             var shown = path
             if case .key? = shown.last { shown.removeLast() }
             throw JSONError.schema(JSONPath.render(shown), "expected exactly one of: " + names.joined(separator: ", ")
                                    + "; found \(cases.count) keys: " + cases.map { _printableName($0.key) }.joined(separator: ", "))
         }
-        guard members > 1, let only = cases.first else { return }
-        parser.i = only.at
+        guard let only = cases.first else { return }
         objects[objects.count - 1].reordered = true
         skippedMembers = true
+        parser.i = only.at
     }
 
     /// Finds the member `name` anywhere in the object being read and moves past its key

@@ -418,7 +418,7 @@ public struct JSONInput: ~Copyable {
     /// to `Codable`.
     public mutating func beginCase() throws(JSONFailure) -> String {
         #if hasFeature(Embedded)
-        return try beginCase(among: nil)
+        return try beginCase(among: { nil })
         #else
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "\"") {
@@ -442,7 +442,7 @@ public struct JSONInput: ~Copyable {
     /// tell the case member from unknown members beside it, as the tape decoder does.
     @inline(__always) public mutating func beginCase<T: JSONDirectCodable>(of _: T.Type) throws(JSONFailure) -> String {
         #if hasFeature(Embedded)
-        try beginCase(among: T.jsonCaseNames)
+        try beginCase(among: { T.jsonCaseNames })
         #else
         try beginCase()
         #endif
