@@ -108,22 +108,10 @@ extension JSONInput {
     /// and unknown ones is read as the tape decoder reads it: the unknown members are
     /// ignored, and two cases are a schema error.
     mutating func beginCase(among names: () -> [String]?) throws(JSONFailure) -> String {
-        parser.skipWhitespace()
-        if parser.byte(parser.i) == UInt8(ascii: "\"") {
-            let name = try caseName()
-            bareCase = true
-            needComma = true
-            return name
-        }
+        if let name = try bareCaseName() { return name }
         try beginObject()
         try moveToCase(among: names)
-        parser.skipWhitespace()
-        guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
-        let name = try caseName()
-        try expect(UInt8(ascii: ":"))
-        if !path.isEmpty { path[path.count - 1] = .key(name) }
-        try beginObject()
-        return name
+        return try caseKey()
     }
 
     /// In the object just opened, moves to the key of its one member named in `names`

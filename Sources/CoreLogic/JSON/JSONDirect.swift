@@ -420,21 +420,35 @@ public struct JSONInput: ~Copyable {
         #if hasFeature(Embedded)
         return try beginCase(among: { nil })
         #else
-        parser.skipWhitespace()
-        if parser.byte(parser.i) == UInt8(ascii: "\"") {
-            let name = try caseName()
-            bareCase = true
-            needComma = true
-            return name
-        }
+        if let name = try bareCaseName() { return name }
         try beginObject()
+        return try caseKey()
+        #endif
+    }
+
+    /// The name of a case sent as a bare string, `"name"` (its payload then reads as an
+    /// empty object); nil, reading nothing, when an object comes next.
+    @inline(__always) mutating func bareCaseName() throws(JSONFailure) -> String? {
+        parser.skipWhitespace()
+        guard parser.byte(parser.i) == UInt8(ascii: "\"") else { return nil }
+        let name = try caseName()
+        bareCase = true
+        needComma = true
+        return name
+    }
+
+    /// In the case object, the case's key and colon and the opening of its payload,
+    /// `"name":{`; returns the name.
+    @inline(__always) mutating func caseKey() throws(JSONFailure) -> String {
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let name = try caseName()
         try expect(UInt8(ascii: ":"))
+        #if hasFeature(Embedded)
+        if !path.isEmpty { path[path.count - 1] = .key(name) }
+        #endif
         try beginObject()
         return name
-        #endif
     }
 
     /// ``beginCase()`` for the enum `T`, as the generated readers call it. In the
