@@ -1,3 +1,4 @@
+// Generated from bindings/node/lib/corelogic.d.ts by bindings/web/esm.mjs: change that file.
 // TypeScript declarations of the web binding (lib/corelogic.js): the Node.js binding's
 // (bindings/node/lib/corelogic.d.ts) without journals and restore, with an asynchronous
 // load() of the WebAssembly module. JSON values are
