@@ -17,15 +17,12 @@ public enum JSONCoding {
     /// `encode(_:into:)` written in the buffer's own memory. On error `out` is unchanged.
     static func encode<T: Encodable>(_ value: T, into out: inout _ByteBuffer) throws(JSONFailure) {
         let start = out.count
-        var output = JSONOutput(appendingTo: out)
         do {
-            try value.writeJSON(to: &output)
+            try JSONOutput.write(into: &out) { (output) throws(JSONFailure) in try value.writeJSON(to: &output) }
         } catch {
-            out = output.takeBuffer()
             out.truncate(to: start)
             throw error
         }
-        out = output.takeBuffer()
     }
 
     /// The compact JSON of `value` as UTF-8 bytes.

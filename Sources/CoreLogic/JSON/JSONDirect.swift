@@ -100,6 +100,24 @@ public struct JSONOutput: ~Copyable {
     /// ``takeBuffer()``, also after a failed write).
     init(appendingTo buffer: _ByteBuffer) { buf = buffer }
 
+    /// Runs `body` on an output that appends to `buffer` in its memory, then hands the
+    /// buffer back whatever happened (the writer may have moved the bytes to a bigger
+    /// allocation and freed the old one). Rethrows what `body` threw; the bytes written
+    /// before it stay, for the caller to truncate.
+    @inline(__always)
+    static func write(into buffer: inout _ByteBuffer, context: UnsafeMutableRawPointer? = nil,
+                      _ body: (inout JSONOutput) throws(JSONFailure) -> Void) throws(JSONFailure) {
+        var output = JSONOutput(appendingTo: buffer)
+        output.context = context
+        do {
+            try body(&output)
+        } catch {
+            buffer = output.takeBuffer()
+            throw error
+        }
+        buffer = output.takeBuffer()
+    }
+
     /// The buffer written to, handed back without freeing it.
     consuming func takeBuffer() -> _ByteBuffer {
         let taken = buf
@@ -651,7 +669,8 @@ enum _Direct {
             written = false
         }
         // Taken back whatever happened: the writer may have moved the bytes to a bigger
-        // allocation (and freed the old one).
+        // allocation (and freed the old one). Not through `JSONOutput.write`: on the
+        // batch's path that costs about 30 instructions more per counter batch (measured).
         out = o.takeBuffer()
         if !written { out.truncate(to: start) }
         return written

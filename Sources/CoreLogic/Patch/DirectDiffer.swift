@@ -65,33 +65,28 @@ final class _DirectDiffer<State> {
 
     private static func make<D: JSONDirectCodable>(_: D.Type) -> _DirectDiffer<State> {
         _DirectDiffer { state, buffer, collector in
-            var out = JSONOutput(appendingTo: buffer)
-            out.context = Unmanaged.passUnretained(collector).toOpaque()
-            var written = true
             do {
-                try UnsafeRawPointer(state).assumingMemoryBound(to: D.self).pointee.writeJSON(to: &out)
+                try JSONOutput.write(into: &buffer, context: Unmanaged.passUnretained(collector).toOpaque()) {
+                    try UnsafeRawPointer(state).assumingMemoryBound(to: D.self).pointee.writeJSON(to: &$0)
+                }
+                return true
             } catch {
-                written = false
+                return false
             }
-            // Taken back whatever happened: the writer may have moved the bytes.
-            buffer = out.takeBuffer()
-            return written
         }
     }
     #else
     /// A differ for `State`: in the WebAssembly build every state writes its own JSON.
     static func make() -> _DirectDiffer<State> where State: Encodable {
         _DirectDiffer { state, buffer, collector in
-            var out = JSONOutput(appendingTo: buffer)
-            out.context = Unmanaged.passUnretained(collector).toOpaque()
-            var written = true
             do throws(JSONFailure) {
-                try state.pointee.writeJSON(to: &out)
+                try JSONOutput.write(into: &buffer, context: Unmanaged.passUnretained(collector).toOpaque()) {
+                    (out) throws(JSONFailure) in try state.pointee.writeJSON(to: &out)
+                }
+                return true
             } catch {
-                written = false
+                return false
             }
-            buffer = out.takeBuffer()
-            return written
         }
     }
     #endif

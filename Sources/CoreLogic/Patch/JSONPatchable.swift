@@ -244,15 +244,14 @@ public final class JSONPatchOutput {
     private func write<T: JSONDirectCodable>(_ value: T, into buffer: inout _ByteBuffer) throws {
         buffer.truncate(to: 0)
         collector.begin()
-        var o = JSONOutput(appendingTo: buffer)
-        o.context = Unmanaged.passUnretained(collector).toOpaque()
         var failure: Error?
         do {
-            try value.writeJSON(to: &o)
+            try JSONOutput.write(into: &buffer, context: Unmanaged.passUnretained(collector).toOpaque()) {
+                try value.writeJSON(to: &$0)
+            }
         } catch {
             failure = error
         }
-        buffer = o.takeBuffer()
         let metTracked = !collector.marks.isEmpty
         collector.releaseArrays()
         if metTracked { throw _TypedDiffUnsupported() }
@@ -282,15 +281,7 @@ public final class JSONPatchOutput {
 
     /// The value and `}`.
     private func writeValue<T: JSONDirectCodable>(_ value: T) throws {
-        var o = JSONOutput(appendingTo: out)
-        var failure: Error?
-        do {
-            try value.writeJSON(to: &o)
-        } catch {
-            failure = error
-        }
-        out = o.takeBuffer()
-        if let failure { throw failure }
+        try JSONOutput.write(into: &out) { try value.writeJSON(to: &$0) }
         out.append(UInt8(ascii: "}"))
     }
 
