@@ -5,6 +5,8 @@ protocol _ByteSink {
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
     /// Appends UTF-8 bytes as a JSON string literal, with quotes and escapes.
     mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>)
+    /// Appends `value` in decimal (a JSON number).
+    mutating func appendDecimal(_ value: UInt64)
 }
 
 extension _ByteSink {
@@ -19,10 +21,28 @@ extension _ByteSink {
             escaped.release()
         }
     }
+
+    /// `value` in decimal, the digits written last first on the stack, then appended.
+    mutating func appendDigits(_ value: UInt64) {
+        if value < 10 { append(0x30 &+ UInt8(truncatingIfNeeded: value)); return }
+        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes >= 20 digits
+        var x = value
+        var n = 0
+        withUnsafeMutableBytes(of: &tmp) { raw in
+            while x > 0 {
+                n += 1
+                raw[24 - n] = 0x30 &+ UInt8(truncatingIfNeeded: x % 10)
+                x /= 10
+            }
+            let digits = UnsafeRawBufferPointer(rebasing: raw[(24 - n)...])
+            digits.withMemoryRebound(to: UInt8.self) { appendBytes($0) }
+        }
+    }
 }
 
 extension Array: _ByteSink where Element == UInt8 {
     @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+    mutating func appendDecimal(_ value: UInt64) { appendDigits(value) }
 }
 
 /// A growable byte buffer in manually managed memory: appends are a capacity
@@ -73,21 +93,43 @@ struct _ByteBuffer: _ByteSink {
         capacity = c
     }
 
-    /// Appends `value` in decimal. Below 100,000 (revisions, effect ids, small counts) the
-    /// digits are stored after one capacity check, cheaper than the general writer's loop
-    /// and copy.
+    /// Appends `value` in decimal: its digits counted, then stored from the last, two at a
+    /// time from a table, after one capacity check.
     @inline(__always) mutating func appendDecimal(_ value: UInt64) {
-        guard value < 100_000 else { return JSONWriter.writeUnsigned(value, into: &self) }
-        if count &+ 5 > capacity { grow(count &+ 5) }
-        let v = UInt32(truncatingIfNeeded: value)
-        var q = base + count
-        if v >= 10_000 { q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v / 10_000); q += 1 }
-        if v >= 1_000 { q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v / 1_000 % 10); q += 1 }
-        if v >= 100 { q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v / 100 % 10); q += 1 }
-        if v >= 10 { q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10); q += 1 }
-        q.pointee = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
-        count = q + 1 - base
+        var digits: Int
+        if value < 100_000 {
+            digits = value < 100 ? (value < 10 ? 1 : 2) : (value < 1_000 ? 3 : (value < 10_000 ? 4 : 5))
+        } else {
+            digits = 6
+            var limit: UInt64 = 1_000_000
+            while value >= limit {
+                digits &+= 1
+                if digits == 20 { break }   // 10^20 is beyond UInt64
+                limit &*= 10
+            }
+        }
+        if count &+ digits > capacity { grow(count &+ digits) }
+        var q = UnsafeMutableRawPointer(base + (count &+ digits))
+        count &+= digits
+        let pairs = UnsafeRawPointer(_ByteBuffer.digitPairs.utf8Start)
+        var rest = value
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100)
+            rest /= 100
+            q -= 2
+            q.storeBytes(of: pairs.loadUnaligned(fromByteOffset: pair &* 2, as: UInt16.self), as: UInt16.self)
+        }
+        if rest >= 10 {
+            q -= 2
+            q.storeBytes(of: pairs.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: rest) &* 2, as: UInt16.self), as: UInt16.self)
+        } else {
+            q -= 1
+            q.storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: rest), as: UInt8.self)
+        }
     }
+
+    /// "00" to "99", for ``appendDecimal(_:)``.
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// Appends `/` and a JSON Pointer reference token (RFC 6901: `~` as `~0`, `/` as `~1`)
     /// in one pass, straight into the buffer: a patch's path. The token's bytes go in as
@@ -100,7 +142,8 @@ struct _ByteBuffer: _ByteSink {
         var q = base + count
         q.pointee = UInt8(ascii: "/")
         q += 1
-        var k = 0
+        var k = _ByteBuffer.copyUnescaped(src, to: q, .pointer)
+        q += k
         while k < n {
             let b = src[k]
             k &+= 1
@@ -118,6 +161,8 @@ struct _ByteBuffer: _ByteSink {
 
     /// Appends UTF-8 bytes as a JSON string literal (the one escaper: `"`, `\` and control
     /// characters, `\n \t \r \b \f` by name, others as `\u00XX`), straight into the buffer.
+    /// Eight bytes at a time while none of them needs an escape (most strings: keys, names),
+    /// then byte by byte.
     mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) {
         let n = src.count
         let worst = n &* 6 &+ 2
@@ -125,7 +170,8 @@ struct _ByteBuffer: _ByteSink {
         var q = base + count
         q.pointee = 0x22
         q += 1
-        var k = 0
+        var k = _ByteBuffer.copyUnescaped(src, to: q, .json)
+        q += k
         while k < n {
             let b = src[k]
             k &+= 1
@@ -152,6 +198,58 @@ struct _ByteBuffer: _ByteSink {
         q.pointee = 0x22
         q += 1
         count = q - base
+    }
+
+    /// What a writer escapes: for a JSON string, control characters, `"` and `\`; for a
+    /// JSON Pointer token, `~` and `/`.
+    enum Escaped { case json, pointer }
+
+    /// Copies the longest start of `src` that needs no escape to `q`, eight bytes (or four)
+    /// at a time, and returns its length: all of `src`, or less when a word holds a byte
+    /// to escape, where the caller goes on byte by byte.
+    @inline(__always)
+    static func copyUnescaped(_ src: UnsafeBufferPointer<UInt8>, to q: UnsafeMutablePointer<UInt8>, _ kind: Escaped) -> Int {
+        let n = src.count
+        guard n >= 4, let from = src.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+        let to = UnsafeMutableRawPointer(q)
+        if n < 8 {
+            // The first four bytes and the last four, which overlap.
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            guard plain(head, kind) && plain(tail, kind) else { return 0 }
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
+            return n
+        }
+        var k = 0
+        while k &+ 8 <= n {
+            let word = from.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            guard plain(word, kind) else { return k }
+            to.storeBytes(of: word, toByteOffset: k, as: UInt64.self)
+            k &+= 8
+        }
+        // The last bytes as the word that ends `src`, over bytes already copied.
+        guard k < n else { return n }
+        let word = from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        guard plain(word, kind) else { return k }
+        to.storeBytes(of: word, toByteOffset: n &- 8, as: UInt64.self)
+        return n
+    }
+
+    /// True when no byte of `word` is one that `kind` escapes. A byte below 0x20, or equal
+    /// to one of the others after an exclusive or, is one whose subtraction borrows into its
+    /// top bit; a borrow only runs on from a byte that matched, and bytes from 0x80 up
+    /// never match, so the test is exact.
+    @inline(__always) static func plain<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word, _ kind: Escaped) -> Bool {
+        let ones = Word.max / 0xFF
+        let flagged: Word
+        switch kind {
+        case .json:
+            flagged = (word &- ones &* 0x20) | ((word ^ (ones &* 0x22)) &- ones) | ((word ^ (ones &* 0x5C)) &- ones)
+        case .pointer:
+            flagged = ((word ^ (ones &* 0x7E)) &- ones) | ((word ^ (ones &* 0x2F)) &- ones)
+        }
+        return flagged & ~word & (ones &* 0x80) == 0
     }
 
     /// Bytes from `start` to the end.

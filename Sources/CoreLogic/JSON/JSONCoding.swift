@@ -38,6 +38,13 @@ public enum JSONCoding {
         try encodeStreamed(value, into: &out)
     }
 
+    /// `encode(_:into:)` into a byte buffer for a value whose type is known only at run
+    /// time (an effect's request): whether it writes itself is remembered in `types`.
+    static func encode<T: Encodable>(_ value: T, into out: inout _ByteBuffer, types: inout _DirectTypes) throws {
+        if _Direct.encode(value, as: types.conformance(of: T.self), into: &out) { return }
+        try encodeStreamed(value, into: &out)
+    }
+
     /// The `Codable` half of `encode(_:into:)` into a byte buffer, kept out of line.
     @inline(never)
     static func encodeStreamed<T: Encodable>(_ value: T, into out: inout _ByteBuffer) throws {

@@ -77,20 +77,8 @@ public enum JSONWriter {
     }
 
     /// Appends the decimal digits of `v` (a JSON number) to `out`.
-    static func writeUnsigned<S: _ByteSink>(_ v: UInt64, into out: inout S) {
-        if v < 10 { out.append(0x30 &+ UInt8(truncatingIfNeeded: v)); return }
-        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes >= 20 digits
-        var x = v
-        var n = 0
-        withUnsafeMutableBytes(of: &tmp) { raw in
-            while x > 0 {
-                n += 1
-                raw[24 - n] = 0x30 &+ UInt8(truncatingIfNeeded: x % 10)
-                x /= 10
-            }
-            let digits = UnsafeRawBufferPointer(rebasing: raw[(24 - n)...])
-            digits.withMemoryRebound(to: UInt8.self) { out.appendBytes($0) }
-        }
+    @inline(__always) static func writeUnsigned<S: _ByteSink>(_ v: UInt64, into out: inout S) {
+        out.appendDecimal(v)
     }
 
     /// Writes a finite double in shortest round-trip form; non-finite as `null`.

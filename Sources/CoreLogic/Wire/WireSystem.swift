@@ -249,7 +249,7 @@ final class WireSystem<F: Feature> {
             // host: a request that cannot be written as JSON (a non-finite number, which
             // JSON input cannot produce, so a feature's bug) is written as null rather
             // than failing the call after the change or skipping the command.
-            if (try? out.appendJSON(request)) == nil { out.append("null") }
+            if (try? out.appendRequest(request)) == nil { out.append("null") }
             out.append("}}")
         }
     }
@@ -542,6 +542,19 @@ struct ByteScratch: _ByteSink {
     @inline(__always) mutating func appendJSON<T: Encodable>(_ value: T) throws(JSONFailure) {
         try JSONCoding.encode(value, into: &buffer)
     }
+
+    #if hasFeature(Embedded)
+    /// Appends an effect's request; on error nothing is appended.
+    mutating func appendRequest(_ request: AnyJSONEncodable) throws(JSONFailure) { try appendJSON(request) }
+    #else
+    /// The request types written so far, with their direct conformances.
+    private var requestTypes = _DirectTypes()
+
+    /// Appends an effect's request; on error nothing is appended.
+    mutating func appendRequest(_ request: AnyJSONEncodable) throws(JSONFailure) {
+        try JSONCoding.encode(request, into: &buffer, types: &requestTypes)
+    }
+    #endif
 }
 
 private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws(JSONFailure) {
