@@ -413,9 +413,9 @@ public final class System<F: Feature> {
     @inline(never)  // out of the step's inlined body, which every feature runs
     private func reuseHandedCommands() {
         // Emptied in place once the last batch is gone (else a new one is made, as before).
-        // Not popped one by one: each popped optional command is destroyed through generic
-        // value witnesses, which costs more than this.
-        handedCommands.removeAll(keepingCapacity: true)
+        // From the end, one at a time: `removeAll(keepingCapacity:)` goes through the
+        // general `replaceSubrange`, about 110 instructions more per playcatch event (measured).
+        while !handedCommands.isEmpty { handedCommands.removeLast() }
         swap(&ledger.pending, &handedCommands)
     }
 
