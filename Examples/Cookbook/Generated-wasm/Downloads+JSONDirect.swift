@@ -36,12 +36,10 @@ extension Downloads.State: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Downloads.State: JSONPatchable {
     public func writePatch(from old: Downloads.State, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("maxConcurrent", old.maxConcurrent, self.maxConcurrent)
         try patch.field("pending", old.pending, self.pending)
         try patch.field("finished", old.finished, self.finished)
         try patch.field("failed", old.failed, self.failed)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Downloads.State?) -> Downloads.State {
@@ -75,10 +73,8 @@ extension Downloads.Failure: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Downloads.Failure: JSONPatchable {
     public func writePatch(from old: Downloads.Failure, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("url", old.url, self.url)
         try patch.field("reason", old.reason, self.reason)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Downloads.Failure?) -> Downloads.Failure { self }
@@ -147,9 +143,7 @@ extension Downloads.DownloadRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Downloads.DownloadRequest: JSONPatchable {
     public func writePatch(from old: Downloads.DownloadRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("url", old.url, self.url)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Downloads.DownloadRequest?) -> Downloads.DownloadRequest { self }

@@ -34,11 +34,9 @@ extension DeltaList.State: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension DeltaList.State: JSONPatchable {
     public func writePatch(from old: DeltaList.State, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("phase", old.phase, self.phase)
         try patch.field("items", old.items, self.items)
         try patch.field("buffered", old.buffered, self.buffered)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: DeltaList.State?) -> DeltaList.State {
@@ -98,10 +96,8 @@ extension DeltaList.Item: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension DeltaList.Item: JSONPatchable {
     public func writePatch(from old: DeltaList.Item, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("id", old.id, self.id)
         try patch.field("title", old.title, self.title)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: DeltaList.Item?) -> DeltaList.Item { self }
@@ -207,8 +203,6 @@ extension DeltaList.SubscribeRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension DeltaList.SubscribeRequest: JSONPatchable {
     public func writePatch(from old: DeltaList.SubscribeRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: DeltaList.SubscribeRequest?) -> DeltaList.SubscribeRequest { self }
@@ -232,8 +226,6 @@ extension DeltaList.LoadRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension DeltaList.LoadRequest: JSONPatchable {
     public func writePatch(from old: DeltaList.LoadRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: DeltaList.LoadRequest?) -> DeltaList.LoadRequest { self }

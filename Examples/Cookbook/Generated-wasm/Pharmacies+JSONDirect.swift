@@ -32,10 +32,8 @@ extension Pharmacies.State: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Pharmacies.State: JSONPatchable {
     public func writePatch(from old: Pharmacies.State, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("pharmacies", old.pharmacies, self.pharmacies)
         try patch.field("phase", old.phase, self.phase)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Pharmacies.State?) -> Pharmacies.State {
@@ -69,11 +67,9 @@ extension Pharmacies.Pharmacy: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Pharmacies.Pharmacy: JSONPatchable {
     public func writePatch(from old: Pharmacies.Pharmacy, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("id", old.id, self.id)
         try patch.field("name", old.name, self.name)
         try patch.field("address", old.address, self.address)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Pharmacies.Pharmacy?) -> Pharmacies.Pharmacy { self }
@@ -216,10 +212,8 @@ extension Typeahead.Match: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Typeahead.Match: JSONPatchable {
     public func writePatch(from old: Typeahead.Match, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("id", old.id, self.id)
         try patch.field("title", old.title, self.title)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Typeahead.Match?) -> Typeahead.Match { self }
@@ -368,8 +362,6 @@ extension Pharmacies.LoadRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Pharmacies.LoadRequest: JSONPatchable {
     public func writePatch(from old: Pharmacies.LoadRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Pharmacies.LoadRequest?) -> Pharmacies.LoadRequest { self }
@@ -394,9 +386,7 @@ extension Pharmacies.PharmacyRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Pharmacies.PharmacyRequest: JSONPatchable {
     public func writePatch(from old: Pharmacies.PharmacyRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("pharmacy", old.pharmacy, self.pharmacy)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Pharmacies.PharmacyRequest?) -> Pharmacies.PharmacyRequest {
@@ -428,10 +418,8 @@ extension Typeahead.DebounceRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Typeahead.DebounceRequest: JSONPatchable {
     public func writePatch(from old: Typeahead.DebounceRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("text", old.text, self.text)
         try patch.field("milliseconds", old.milliseconds, self.milliseconds)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Typeahead.DebounceRequest?) -> Typeahead.DebounceRequest { self }
@@ -456,9 +444,7 @@ extension Typeahead.SearchRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Typeahead.SearchRequest: JSONPatchable {
     public func writePatch(from old: Typeahead.SearchRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("query", old.query, self.query)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Typeahead.SearchRequest?) -> Typeahead.SearchRequest { self }

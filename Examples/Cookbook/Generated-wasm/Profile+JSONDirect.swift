@@ -127,10 +127,8 @@ extension Profile.SaveRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Profile.SaveRequest: JSONPatchable {
     public func writePatch(from old: Profile.SaveRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("press", old.press, self.press)
         try patch.field("form", old.form, self.form)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Profile.SaveRequest?) -> Profile.SaveRequest {

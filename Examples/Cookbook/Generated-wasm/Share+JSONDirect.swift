@@ -83,10 +83,8 @@ extension Share.Metadata: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Share.Metadata: JSONPatchable {
     public func writePatch(from old: Share.Metadata, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("title", old.title, self.title)
         try patch.field("message", old.message, self.message)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Share.Metadata?) -> Share.Metadata { self }
@@ -114,10 +112,8 @@ extension Share.ShareRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Share.ShareRequest: JSONPatchable {
     public func writePatch(from old: Share.ShareRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("files", old.files, self.files)
         try patch.field("metadata", old.metadata, self.metadata)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Share.ShareRequest?) -> Share.ShareRequest {

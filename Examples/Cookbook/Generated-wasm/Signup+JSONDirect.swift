@@ -95,11 +95,9 @@ extension Signup.Inputs: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Signup.Inputs: JSONPatchable {
     public func writePatch(from old: Signup.Inputs, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("name", old.name, self.name)
         try patch.field("email", old.email, self.email)
         try patch.field("password", old.password, self.password)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Signup.Inputs?) -> Signup.Inputs { self }
@@ -173,10 +171,8 @@ extension Signup.Submission: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Signup.Submission: JSONPatchable {
     public func writePatch(from old: Signup.Submission, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("attempt", old.attempt, self.attempt)
         try patch.field("inputs", old.inputs, self.inputs)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Signup.Submission?) -> Signup.Submission {
@@ -261,10 +257,8 @@ extension Signup.ServerError: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Signup.ServerError: JSONPatchable {
     public func writePatch(from old: Signup.ServerError, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("field", old.field, self.field)
         try patch.field("message", old.message, self.message)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Signup.ServerError?) -> Signup.ServerError { self }

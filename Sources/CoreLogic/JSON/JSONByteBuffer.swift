@@ -74,11 +74,30 @@ struct _ByteBuffer: _ByteSink {
         count &+= 1
     }
 
+    /// Thirty-two bytes or fewer (the literals of a batch: `{"state":`, `,"steps":`) are
+    /// copied as words whose last one overlaps the one before, without a call to `memcpy`.
     @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         let n = bytes.count
         guard n > 0, let src = bytes.baseAddress else { return }
         if count + n > capacity { grow(count + n) }
-        (base + count).update(from: src, count: n)
+        let to = UnsafeMutableRawPointer(base + count)
+        let from = UnsafeRawPointer(src)
+        @inline(__always) func copyWord(at offset: Int) {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+        }
+        if n >= 8 && n <= 32 {
+            copyWord(at: 0)
+            if n > 16 {
+                copyWord(at: 8)
+                if n > 24 { copyWord(at: 16) }
+            }
+            copyWord(at: n &- 8)
+        } else if n >= 4 && n < 8 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
+        } else {
+            (base + count).update(from: src, count: n)
+        }
         count &+= n
     }
 
@@ -135,7 +154,22 @@ struct _ByteBuffer: _ByteSink {
     /// in one pass, straight into the buffer: a patch's path. The token's bytes go in as
     /// they are otherwise: a key the caller has escaped for JSON keeps its escapes, which
     /// never involve `~` or `/`.
-    mutating func appendPointerToken(utf8 src: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) mutating func appendPointerToken(utf8 src: UnsafeBufferPointer<UInt8>) {
+        let n = src.count
+        // In one piece when nothing in it is escaped (keys are names from Swift source).
+        if count &+ n &+ 1 <= capacity {
+            let q = base + count
+            if _ByteBuffer.copyUnescaped(src, to: q + 1, .pointer) == n {
+                q.pointee = UInt8(ascii: "/")
+                count &+= n &+ 1
+                return
+            }
+        }
+        appendEscapedPointerToken(utf8: src)
+    }
+
+    /// ``appendPointerToken(utf8:)`` byte by byte from the first byte to escape on.
+    private mutating func appendEscapedPointerToken(utf8 src: UnsafeBufferPointer<UInt8>) {
         let n = src.count
         let worst = n &* 2 &+ 1
         if count &+ worst > capacity { grow(count &+ worst) }
@@ -200,17 +234,45 @@ struct _ByteBuffer: _ByteSink {
         count = q - base
     }
 
+    /// Appends `"name":`, a member's key and its colon: in one piece when the name needs no
+    /// escape and fits in the room left (keys are names from Swift source, so nearly always).
+    @inline(__always) mutating func appendKey(utf8 src: UnsafeBufferPointer<UInt8>) {
+        let n = src.count
+        if count &+ n &+ 3 <= capacity {
+            let q = base + count
+            if _ByteBuffer.copyUnescaped(src, to: q + 1, .json) == n {
+                q.pointee = 0x22
+                q[n &+ 1] = 0x22
+                q[n &+ 2] = UInt8(ascii: ":")
+                count &+= n &+ 3
+                return
+            }
+        }
+        appendJSONString(utf8: src)
+        append(UInt8(ascii: ":"))
+    }
+
     /// What a writer escapes: for a JSON string, control characters, `"` and `\`; for a
     /// JSON Pointer token, `~` and `/`.
     enum Escaped { case json, pointer }
 
     /// Copies the longest start of `src` that needs no escape to `q`, eight bytes (or four)
     /// at a time, and returns its length: all of `src`, or less when a word holds a byte
-    /// to escape, where the caller goes on byte by byte.
+    /// to escape, where the caller goes on byte by byte. Below four bytes, byte by byte.
     @inline(__always)
     static func copyUnescaped(_ src: UnsafeBufferPointer<UInt8>, to q: UnsafeMutablePointer<UInt8>, _ kind: Escaped) -> Int {
         let n = src.count
-        guard n >= 4, let from = src.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+        guard let from = src.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+        if n < 4 {
+            var k = 0
+            while k < n {
+                let b = src[k]
+                guard plain(b, kind) else { return k }
+                q[k] = b
+                k &+= 1
+            }
+            return n
+        }
         let to = UnsafeMutableRawPointer(q)
         if n < 8 {
             // The first four bytes and the last four, which overlap.

@@ -160,8 +160,7 @@ public struct JSONOutput: ~Copyable {
     /// Writes a member's key; its value comes next.
     public mutating func key(_ name: StaticString) {
         beforeValue()
-        buf.appendJSONString(utf8: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        buf.append(UInt8(ascii: ":"))
+        buf.appendKey(utf8: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         state = 2
     }
 

@@ -94,7 +94,8 @@ public final class JSONPatchOutput {
 
     // MARK: Objects
 
-    /// Opens an object; pass what it returns to ``endObject(_:)``.
+    /// Opens an object whose optional members may be removed (``remove(_:)``); pass what
+    /// it returns to ``endObject(_:)``. An object without optional members needs neither.
     @inline(__always) public func beginObject() -> Int { removed.count }
 
     /// Writes the removals of the members that became nil since `beginObject` returned `mark`.
@@ -297,7 +298,7 @@ public final class JSONPatchOutput {
 
     /// The JSON Pointer (RFC 6901) of the current member, as the inside of a JSON string.
     /// Keys are generated from Swift names: nothing in them needs escaping for JSON.
-    private func writePath(into buffer: inout _ByteBuffer) {
+    @inline(__always) private func writePath(into buffer: inout _ByteBuffer) {
         var k = 0
         while k < path.count {
             switch path[k] {
@@ -401,6 +402,11 @@ final class _TypedDiffer<State> {
 
     /// Makes `state` the last one without a patch (another differ wrote it).
     func advance(to state: State) {
+        // A plain value (no reference, so no tracked list) is its own shadow.
+        if _isPOD(State.self) {
+            slot.pointee = state
+            return
+        }
         slot.pointee = withUnsafePointer(to: state) { makeShadow($0, slot) }
     }
 

@@ -1224,9 +1224,12 @@ class _Swift:
         """The struct's ``JSONPatchable`` conformance: each field compared through the
         ``JSONPatchOutput.field`` overload its Swift type selects; an optional one added
         when it appears and removed (after the other members) when it becomes nil."""
+        # Only an optional member is ever removed: without one, the object needs no mark.
+        optional = any(not required for _, required in fields)
         out = [f"extension {name}: JSONPatchable {{",
-               f"    public func writePatch(from old: {name}, to patch: JSONPatchOutput) throws {{",
-               "        let members = patch.beginObject()"]
+               f"    public func writePatch(from old: {name}, to patch: JSONPatchOutput) throws {{"]
+        if optional:
+            out.append("        let members = patch.beginObject()")
         for field, required in fields:
             key, member = _swift_string(field), _swift_name(field)
             if required:
@@ -1237,7 +1240,9 @@ class _Swift:
                     f"        }} else if old.{member} != nil {{",
                     f"            patch.remove({key})",
                     "        }"]
-        out += ["        patch.endObject(members)", "    }", ""]
+        if optional:
+            out.append("        patch.endObject(members)")
+        out += ["    }", ""]
         # Only a member that may hold a list (an array, or a struct) can hold a tracked
         # one to drop from the shadow; the others are kept as they are.
         properties = self.schema.defs[name].get("properties", {})

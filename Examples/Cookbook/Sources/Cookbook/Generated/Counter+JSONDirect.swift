@@ -29,9 +29,7 @@ extension Counter.State: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Counter.State: JSONPatchable {
     public func writePatch(from old: Counter.State, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("count", old.count, self.count)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Counter.State?) -> Counter.State { self }

@@ -32,10 +32,8 @@ extension Playcatch.State: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Playcatch.State: JSONPatchable {
     public func writePatch(from old: Playcatch.State, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("ball", old.ball, self.ball)
         try patch.field("throwCount", old.throwCount, self.throwCount)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Playcatch.State?) -> Playcatch.State { self }
@@ -93,9 +91,7 @@ extension Playcatch.TimerRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Playcatch.TimerRequest: JSONPatchable {
     public func writePatch(from old: Playcatch.TimerRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("seconds", old.seconds, self.seconds)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Playcatch.TimerRequest?) -> Playcatch.TimerRequest { self }

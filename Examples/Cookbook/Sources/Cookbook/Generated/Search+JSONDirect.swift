@@ -86,11 +86,9 @@ extension Search.Repository: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Search.Repository: JSONPatchable {
     public func writePatch(from old: Search.Repository, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("id", old.id, self.id)
         try patch.field("name", old.name, self.name)
         try patch.field("stars", old.stars, self.stars)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Search.Repository?) -> Search.Repository { self }
@@ -178,9 +176,7 @@ extension Search.PageRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Search.PageRequest: JSONPatchable {
     public func writePatch(from old: Search.PageRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("url", old.url, self.url)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Search.PageRequest?) -> Search.PageRequest { self }
@@ -205,9 +201,7 @@ extension Search.RetryRequest: JSONDirectCodable {
 #if !hasFeature(Embedded)
 extension Search.RetryRequest: JSONPatchable {
     public func writePatch(from old: Search.RetryRequest, to patch: JSONPatchOutput) throws {
-        let members = patch.beginObject()
         try patch.field("seconds", old.seconds, self.seconds)
-        patch.endObject(members)
     }
 
     public func patchShadow(reusing old: Search.RetryRequest?) -> Search.RetryRequest { self }
