@@ -135,13 +135,13 @@ public struct JSONOutput: ~Copyable {
         if state == 1 { buf.append(UInt8(ascii: ",")) }
     }
 
-    public mutating func beginObject() {
+    @inline(__always) public mutating func beginObject() {
         beforeValue()
         buf.append(UInt8(ascii: "{"))
         state = 0
     }
 
-    public mutating func endObject() {
+    @inline(__always) public mutating func endObject() {
         buf.append(UInt8(ascii: "}"))
         state = 1
     }
@@ -158,7 +158,7 @@ public struct JSONOutput: ~Copyable {
     }
 
     /// Writes a member's key; its value comes next.
-    public mutating func key(_ name: StaticString) {
+    @inline(__always) public mutating func key(_ name: StaticString) {
         beforeValue()
         buf.appendKey(utf8: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         state = 2

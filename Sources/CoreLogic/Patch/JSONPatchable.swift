@@ -414,7 +414,7 @@ final class _TypedDiffer<State> {
     /// last one. On error nothing is appended and the last state stays: the caller hands
     /// this diff to the byte differ, which writes the same patch or reports the error
     /// (``_TypedDiffUnsupported``: every diff from then on). Only once `hasLast`.
-    func diff(to state: State, into out: inout _ByteBuffer) throws {
+    @inline(__always) func diff(to state: State, into out: inout _ByteBuffer) throws {
         let start = out.count
         patch.start(appendingTo: out)
         do {

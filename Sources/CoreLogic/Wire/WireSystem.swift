@@ -257,7 +257,7 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    private func writeRevisionHeader(revision: UInt64, base: UInt64, into out: inout ByteScratch) {
+    @inline(__always) private func writeRevisionHeader(revision: UInt64, base: UInt64, into out: inout ByteScratch) {
         out.append(#"{"revision":"#)
         out.appendDecimal(revision)
         out.append(#","base":"#)
