@@ -299,6 +299,15 @@ public final class JSONPatchOutput {
     /// The JSON Pointer (RFC 6901) of the current member, as the inside of a JSON string.
     /// Keys are generated from Swift names: nothing in them needs escaping for JSON.
     @inline(__always) private func writePath(into buffer: inout _ByteBuffer) {
+        // A member of the state itself, the most frequent path, in line; deeper ones below.
+        if path.count == 3 && path[0] == 0 {
+            buffer.appendPointerToken(utf8: UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: path[1]), count: path[2]))
+        } else {
+            writeDeepPath(into: &buffer)
+        }
+    }
+
+    private func writeDeepPath(into buffer: inout _ByteBuffer) {
         var k = 0
         while k < path.count {
             switch path[k] {
