@@ -171,13 +171,7 @@ struct _ByteBuffer: _ByteSink {
     /// ``appendPointerToken(utf8:)`` byte by byte from the first byte to escape on.
     private mutating func appendEscapedPointerToken(utf8 src: UnsafeBufferPointer<UInt8>) {
         let n = src.count
-        let worst = n &* 2 &+ 1
-        if count &+ worst > capacity { grow(count &+ worst) }
-        var q = base + count
-        q.pointee = UInt8(ascii: "/")
-        q += 1
-        var k = _ByteBuffer.copyUnescaped(src, to: q, .pointer)
-        q += k
+        var (q, k) = startEscaping(src, worst: n &* 2 &+ 1, lead: UInt8(ascii: "/"), .pointer)
         while k < n {
             let b = src[k]
             k &+= 1
@@ -199,13 +193,7 @@ struct _ByteBuffer: _ByteSink {
     /// then byte by byte.
     mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) {
         let n = src.count
-        let worst = n &* 6 &+ 2
-        if count &+ worst > capacity { grow(count &+ worst) }
-        var q = base + count
-        q.pointee = 0x22
-        q += 1
-        var k = _ByteBuffer.copyUnescaped(src, to: q, .json)
-        q += k
+        var (q, k) = startEscaping(src, worst: n &* 6 &+ 2, lead: 0x22, .json)
         while k < n {
             let b = src[k]
             k &+= 1
@@ -250,6 +238,19 @@ struct _ByteBuffer: _ByteSink {
         }
         appendJSONString(utf8: src)
         append(UInt8(ascii: ":"))
+    }
+
+    /// The start of both escapers: room for `worst` bytes, `lead` written, then the start
+    /// of `src` that needs no escape copied after it. Returns where the next byte goes and
+    /// how many bytes of `src` were copied; the caller goes on from there byte by byte.
+    @inline(__always) private mutating func startEscaping(
+        _ src: UnsafeBufferPointer<UInt8>, worst: Int, lead: UInt8, _ kind: Escaped
+    ) -> (UnsafeMutablePointer<UInt8>, Int) {
+        if count &+ worst > capacity { grow(count &+ worst) }
+        let q = base + count
+        q.pointee = lead
+        let copied = _ByteBuffer.copyUnescaped(src, to: q + 1, kind)
+        return (q + 1 + copied, copied)
     }
 
     /// What a writer escapes: for a JSON string, control characters, `"` and `\`; for a
