@@ -102,7 +102,7 @@ final class JSONWriterTests: XCTestCase {
             buffer.appendDecimal(value)
             XCTAssertEqual(String(decoding: buffer.buffer, as: UTF8.self), String(value))
             var bytes: [UInt8] = []
-            JSONWriter.writeUnsigned(value, into: &bytes)
+            bytes.appendDecimal(value)
             XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(value))
         }
     }

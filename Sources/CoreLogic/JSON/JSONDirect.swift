@@ -215,7 +215,7 @@ public struct JSONOutput: ~Copyable {
         if I.isSigned {
             JSONWriter.writeInt(Int64(truncatingIfNeeded: v), into: &buf)
         } else {
-            JSONWriter.writeUnsigned(UInt64(truncatingIfNeeded: v), into: &buf)
+            buf.appendDecimal(UInt64(truncatingIfNeeded: v))
         }
         state = 1
     }

@@ -301,11 +301,11 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int32, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { JSONWriter.writeUnsigned(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(value) } }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if begin(key) { try enc.encodeValue(value, depth: depth, extra: extra, last: .key(key.stringValue)) }
@@ -372,11 +372,11 @@ struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
     mutating func encode(_ value: Int16) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int32) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
     mutating func encode(_ value: Int64) throws { if begin() { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt8) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt16) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt32) throws { if begin() { JSONWriter.writeUnsigned(UInt64(value), into: &enc.out) } }
-    mutating func encode(_ value: UInt64) throws { if begin() { JSONWriter.writeUnsigned(value, into: &enc.out) } }
+    mutating func encode(_ value: UInt) throws { if begin() { enc.out.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt8) throws { if begin() { enc.out.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt16) throws { if begin() { enc.out.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt32) throws { if begin() { enc.out.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt64) throws { if begin() { enc.out.appendDecimal(value) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let last = self.last

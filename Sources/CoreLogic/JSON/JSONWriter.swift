@@ -12,7 +12,7 @@ public enum JSONWriter {
         case .null: appendASCII("null", &out)
         case .bool(let b): appendASCII(b ? "true" : "false", &out)
         case .int(let i): writeInt(i, into: &out)
-        case .uint(let u): writeUnsigned(u, into: &out)
+        case .uint(let u): out.appendDecimal(u)
         case .double(let d): writeDouble(d, into: &out)
         case .string(let s): writeString(s, into: &out)
         case .array(let a):
@@ -70,15 +70,10 @@ public enum JSONWriter {
     static func writeInt<S: _ByteSink>(_ v: Int64, into out: inout S) {
         if v < 0 {
             out.append(UInt8(ascii: "-"))
-            writeUnsigned(v.magnitude, into: &out)
+            out.appendDecimal(v.magnitude)
         } else {
-            writeUnsigned(UInt64(v), into: &out)
+            out.appendDecimal(UInt64(v))
         }
-    }
-
-    /// Appends the decimal digits of `v` (a JSON number) to `out`.
-    @inline(__always) static func writeUnsigned<S: _ByteSink>(_ v: UInt64, into out: inout S) {
-        out.appendDecimal(v)
     }
 
     /// Writes a finite double in shortest round-trip form; non-finite as `null`.

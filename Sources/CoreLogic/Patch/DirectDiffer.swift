@@ -604,7 +604,7 @@ struct _SpanWalk {
                 out.appendPointerToken(utf8: UnsafeBufferPointer(rebasing: bytes[path[k + 1]..<path[k + 2]]))
             case Self.index:
                 out.append(UInt8(ascii: "/"))
-                JSONWriter.writeUnsigned(UInt64(path[k + 1]), into: &out)
+                out.appendDecimal(UInt64(path[k + 1]))
             default:
                 out.append(UInt8(ascii: "/"))
                 out.append(UInt8(ascii: "-"))

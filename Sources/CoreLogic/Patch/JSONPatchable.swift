@@ -315,7 +315,7 @@ public final class JSONPatchOutput {
                 buffer.appendPointerToken(utf8: UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: path[k + 1]), count: path[k + 2]))
             case 1:
                 buffer.append(UInt8(ascii: "/"))
-                JSONWriter.writeUnsigned(UInt64(path[k + 1]), into: &buffer)
+                buffer.appendDecimal(UInt64(path[k + 1]))
             default:
                 buffer.append(UInt8(ascii: "/"))
                 buffer.append(UInt8(ascii: "-"))

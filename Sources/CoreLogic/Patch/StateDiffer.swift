@@ -405,11 +405,11 @@ struct _DiffKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(value, into: &$0) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeUnsigned(value, into: &$0) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(key) { $0.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(key) { $0.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(key) { $0.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try scalar(key) { $0.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(key) { $0.appendDecimal(value) } }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let name = key.stringValue
@@ -467,11 +467,11 @@ struct _DiffUnkeyed: UnkeyedEncodingContainer, SingleValueEncodingContainer {
     mutating func encode(_ value: Int16) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int32) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
     mutating func encode(_ value: Int64) throws { try scalar { JSONWriter.writeInt(value, into: &$0) } }
-    mutating func encode(_ value: UInt) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt8) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt16) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt32) throws { try scalar { JSONWriter.writeUnsigned(UInt64(value), into: &$0) } }
-    mutating func encode(_ value: UInt64) throws { try scalar { JSONWriter.writeUnsigned(value, into: &$0) } }
+    mutating func encode(_ value: UInt) throws { try scalar { $0.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt8) throws { try scalar { $0.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt16) throws { try scalar { $0.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt32) throws { try scalar { $0.appendDecimal(UInt64(value)) } }
+    mutating func encode(_ value: UInt64) throws { try scalar { $0.appendDecimal(value) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         guard single else { return node.appendChild(nil, try context.visit(value, previous: previousElement)) }
@@ -662,7 +662,7 @@ struct _PatchWriter {
                     }
                 }
             case .index(let index):
-                JSONWriter.writeUnsigned(UInt64(index), into: &pointer)
+                pointer.appendDecimal(UInt64(index))
             case .end:
                 pointer.append(UInt8(ascii: "-"))
             }

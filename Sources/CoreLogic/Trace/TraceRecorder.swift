@@ -61,13 +61,13 @@ final class TraceRecorder<F: Feature> {
         self.revision = revision
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: #"{"corelogicTrace":"#.utf8)
-        JSONWriter.writeUnsigned(UInt64(traceFormatVersion), into: &line)
+        line.appendDecimal(UInt64(traceFormatVersion))
         line.append(contentsOf: #","feature":"#.utf8)
         JSONWriter.writeString(F.name, into: &line)
         line.append(contentsOf: #","stateVersion":"#.utf8)
-        JSONWriter.writeUnsigned(UInt64(max(F.stateVersion, 0)), into: &line)
+        line.appendDecimal(UInt64(max(F.stateVersion, 0)))
         line.append(contentsOf: #","revision":"#.utf8)
-        JSONWriter.writeUnsigned(revision, into: &line)
+        line.appendDecimal(revision)
         line.append(contentsOf: #","state":"#.utf8)
         writeState(state)
         resetDiffer(to: state)
@@ -77,7 +77,7 @@ final class TraceRecorder<F: Feature> {
         for (index, effect) in running.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
             line.append(contentsOf: #"{"id":"#.utf8)
-            JSONWriter.writeUnsigned(effect.id, into: &line)
+            line.appendDecimal(effect.id)
             line.append(contentsOf: #","feedback":"#.utf8)
             JSONWriter.writeString(effect.feedback, into: &line)
             line.append(contentsOf: #","request":"#.utf8)
@@ -85,7 +85,7 @@ final class TraceRecorder<F: Feature> {
             line.append(UInt8(ascii: "}"))
         }
         line.append(contentsOf: #"],"nextEffect":"#.utf8)
-        JSONWriter.writeUnsigned(nextEffect, into: &line)
+        line.appendDecimal(nextEffect)
         finishLine()
     }
 
@@ -102,7 +102,7 @@ final class TraceRecorder<F: Feature> {
                 guard !stopped else { return }
                 beginInput(input, event: stepEvent)
                 line.append(contentsOf: #","status":"ok","revision":"#.utf8)
-                JSONWriter.writeUnsigned(revision, into: &line)
+                line.appendDecimal(revision)
                 line.append(UInt8(ascii: ","))
                 writeChange(to: state)
                 line.append(contentsOf: #","queries":"#.utf8)
@@ -113,7 +113,7 @@ final class TraceRecorder<F: Feature> {
                     writeCommand(command)
                 }
                 line.append(contentsOf: #"],"ns":"#.utf8)
-                JSONWriter.writeUnsigned(elapsed, into: &line)
+                line.appendDecimal(elapsed)
                 finishLine()
             },
             dropped: { [self] input in
@@ -160,12 +160,12 @@ final class TraceRecorder<F: Feature> {
         seq += 1
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: #"{"seq":"#.utf8)
-        JSONWriter.writeUnsigned(seq, into: &line)
+        line.appendDecimal(seq)
         line.append(contentsOf: #","input":"#.utf8)
         JSONWriter.writeString(kind.rawValue, into: &line)
         if let effect {
             line.append(contentsOf: #","effect":"#.utf8)
-            JSONWriter.writeUnsigned(effect, into: &line)
+            line.appendDecimal(effect)
         }
         if let raw {
             line.append(contentsOf: #","raw":"#.utf8)
@@ -196,19 +196,19 @@ final class TraceRecorder<F: Feature> {
         seq += 1
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: #"{"seq":"#.utf8)
-        JSONWriter.writeUnsigned(seq, into: &line)
+        line.appendDecimal(seq)
         switch input {
         case .send:
             line.append(contentsOf: #","input":"send","event":"#.utf8)
             line.append(contentsOf: event)
         case .deliver(let effect, _):
             line.append(contentsOf: #","input":"deliver","effect":"#.utf8)
-            JSONWriter.writeUnsigned(effect, into: &line)
+            line.appendDecimal(effect)
             line.append(contentsOf: #","event":"#.utf8)
             line.append(contentsOf: event)
         case .complete(let effect):
             line.append(contentsOf: #","input":"complete","effect":"#.utf8)
-            JSONWriter.writeUnsigned(effect, into: &line)
+            line.appendDecimal(effect)
         }
     }
 
@@ -271,11 +271,11 @@ final class TraceRecorder<F: Feature> {
         switch command {
         case .cancel(let id):
             line.append(contentsOf: #"{"cancel":"#.utf8)
-            JSONWriter.writeUnsigned(id, into: &line)
+            line.appendDecimal(id)
             line.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
             line.append(contentsOf: #"{"start":{"id":"#.utf8)
-            JSONWriter.writeUnsigned(id, into: &line)
+            line.appendDecimal(id)
             line.append(contentsOf: #","feedback":"#.utf8)
             JSONWriter.writeString(feedback, into: &line)
             line.append(contentsOf: #","request":"#.utf8)

@@ -240,11 +240,11 @@ final class WireSystem<F: Feature> {
         switch command {
         case .cancel(let id):
             out.append(#"{"cancel":"#)
-            JSONWriter.writeUnsigned(id, into: &out)
+            out.appendDecimal(id)
             out.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
             out.append(#"{"start":{"id":"#)
-            JSONWriter.writeUnsigned(id, into: &out)
+            out.appendDecimal(id)
             out.append(#","feedback":"#)
             JSONWriter.writeString(feedback, into: &out)
             out.append(#","request":"#)
@@ -311,7 +311,7 @@ final class WireSystem<F: Feature> {
 
     private func writeSnapshot(into out: inout [UInt8]) throws(CoreLogicFailure) {
         out.append(contentsOf: #"{"revision":"#.utf8)
-        JSONWriter.writeUnsigned(system.revision, into: &out)
+        out.appendDecimal(system.revision)
         out.append(contentsOf: #","state":"#.utf8)
         try Self.mapErrors("state") { () throws(JSONFailure) in try JSONCoding.encode(system.state, into: &out) }
         out.append(UInt8(ascii: "}"))
@@ -369,7 +369,7 @@ final class WireSystem<F: Feature> {
         for (index, effect) in system.runningEffects.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"id":"#.utf8)
-            JSONWriter.writeUnsigned(effect.id, into: &out)
+            out.appendDecimal(effect.id)
             out.append(contentsOf: #","feedback":"#.utf8)
             JSONWriter.writeString(effect.feedback, into: &out)
             out.append(contentsOf: #","request":"#.utf8)

@@ -144,7 +144,7 @@ enum JournalFormat {
         line.append(contentsOf: #",""#.utf8)
         line.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         line.append(contentsOf: #"":"#.utf8)
-        JSONWriter.writeUnsigned(value, into: &line)
+        line.appendDecimal(value)
     }
 
     /// One input: `{"seq":12,"next":17,"send":<event>,...}`,
@@ -154,22 +154,22 @@ enum JournalFormat {
                        writeEvent: (inout [UInt8]) throws -> Void) rethrows {
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: #"{"seq":"#.utf8)
-        JSONWriter.writeUnsigned(seq, into: &line)
+        line.appendDecimal(seq)
         line.append(contentsOf: #","next":"#.utf8)
-        JSONWriter.writeUnsigned(next, into: &line)
+        line.appendDecimal(next)
         switch kind {
         case .send:
             line.append(contentsOf: #","send":"#.utf8)
             try writeEvent(&line)
         case .deliver:
             line.append(contentsOf: #","deliver":{"effect":"#.utf8)
-            JSONWriter.writeUnsigned(effect ?? 0, into: &line)
+            line.appendDecimal(effect ?? 0)
             line.append(contentsOf: #","event":"#.utf8)
             try writeEvent(&line)
             line.append(UInt8(ascii: "}"))
         case .complete:
             line.append(contentsOf: #","complete":{"effect":"#.utf8)
-            JSONWriter.writeUnsigned(effect ?? 0, into: &line)
+            line.appendDecimal(effect ?? 0)
             line.append(UInt8(ascii: "}"))
         }
         seal(&line)
