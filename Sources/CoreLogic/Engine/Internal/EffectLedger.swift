@@ -23,7 +23,7 @@ struct EffectLedger {
     }
 
     mutating func cancel(_ id: UInt64) {
-        running[id] = nil
+        _ = running.removeValue(forKey: id)
         guard recordsCommands else { return }
         reserveIfEmpty()
         // After this step's cancels, before its starts: appended, then moved back past the
@@ -40,7 +40,7 @@ struct EffectLedger {
     mutating func start(feedback: String, request: AnyJSONEncodable) -> UInt64 {
         let id = nextID
         nextID &+= 1
-        running[id] = currentTracker
+        running.insert(fresh: id, owner: currentTracker)
         guard recordsCommands else { return id }
         reserveIfEmpty()
         pending.append(.start(id: id, feedback: feedback, request: request))
@@ -123,6 +123,16 @@ struct RunningEffects {
                 }
                 pairs.append(Pair(id: id, owner: newValue))
             }
+        }
+    }
+
+    /// Adds `id`, which is not running: a fresh id, never handed out before, so there is
+    /// no pair to look for first.
+    mutating func insert(fresh id: UInt64, owner: Int) {
+        if large == nil && pairs.count < Self.smallLimit {
+            pairs.append(Pair(id: id, owner: owner))
+        } else {
+            self[id] = owner
         }
     }
 
