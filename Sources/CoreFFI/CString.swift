@@ -51,14 +51,22 @@ func borrowedPath(_ text: UnsafePointer<CChar>) throws(CoreLogicFailure) -> File
 }
 #endif
 
-/// Writes a fresh C string built by `write` to `out`.
-func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ write: (inout [UInt8]) throws(CoreLogicFailure) -> Void) throws(CoreLogicFailure) {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(256)
-    try write(&bytes)
-    guard let copy = bytes.withUnsafeBytes(mallocCString) else {
-        throw OutOfMemory()
+/// Writes to `out` a fresh C string of the bytes `write` hands to its sink.
+func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ write: (JSONSink) throws(CoreLogicFailure) -> Void) throws(CoreLogicFailure) {
+    var copy: UnsafeMutablePointer<CChar>?
+    var handed = false
+    try write { bytes in
+        handed = true
+        copy = mallocCString(bytes)
     }
+    guard handed, let copy else { throw OutOfMemory() }
+    out.pointee = copy
+}
+
+/// Writes to `out` a fresh C string of `text`.
+func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ text: String) throws(CoreLogicFailure) {
+    var text = text
+    guard let copy = text.withUTF8({ mallocCString(UnsafeRawBufferPointer($0)) }) else { throw OutOfMemory() }
     out.pointee = copy
 }
 

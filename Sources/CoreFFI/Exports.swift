@@ -54,7 +54,7 @@ public func corelogic_features(_ out: OutString?) -> Int32 {
         guard let out else { throw argumentError("out_json is NULL") }
         out.pointee = nil
         let features = try ServedFeatures.all
-        try store(out) { JSONWriter.write(.array(features.map { $0.jsonValue }), into: &$0) }
+        try store(out, JSONWriter.string(.array(features.map { $0.jsonValue })))
         return .ok
     }
 }
@@ -69,7 +69,7 @@ public func corelogic_feature_schema(_ feature: UnsafePointer<CChar>?, _ out: Ou
         out.pointee = nil
         guard let feature else { throw argumentError("feature is NULL") }
         let schema = try ServedFeatures.named(String(cString: feature)).schema()
-        try store(out) { JSONWriter.write(schema, into: &$0) }
+        try store(out, JSONWriter.string(schema))
         return .ok
     }
 }
@@ -100,7 +100,7 @@ public func corelogic_system_new(
         } ?? descriptor.makeSystem()
         #endif
         if let outBatch {
-            try store(outBatch) { (json: inout [UInt8]) throws(CoreLogicFailure) in try system.writeInitialBatch(into: &json) }
+            try store(outBatch) { (sink) throws(CoreLogicFailure) in try system.writeInitialBatch(to: sink) }
         }
         outSystem.pointee = HandleTable.shared.insert(SystemBox(system))
         return .ok
@@ -122,7 +122,7 @@ public func corelogic_system_free(_ system: UInt64) -> Int32 {
 }
 
 /// Runs `call` with a sink that copies the batch into a malloc'd string for the host.
-private func copyingBatch(to outBatch: OutString, _ call: (BatchSink) throws(CoreLogicFailure) -> Status) throws(CoreLogicFailure) -> Status {
+private func copyingBatch(to outBatch: OutString, _ call: (JSONSink) throws(CoreLogicFailure) -> Status) throws(CoreLogicFailure) -> Status {
     // The copy is left in a local the sink writes directly: the sink does not escape (the
     // engine hands it the batch under the system's lock and keeps it no longer), so it
     // needs no heap context. An escaping sink (measured: about 900 instructions more per
@@ -191,7 +191,7 @@ public func corelogic_system_state(_ system: UInt64, _ out: OutString?) -> Int32
         out?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let out else { throw argumentError("out_json is NULL") }
-        try store(out) { (json: inout [UInt8]) throws(CoreLogicFailure) in try box.system.writeState(into: &json) }
+        try store(out) { (sink) throws(CoreLogicFailure) in try box.system.writeState(to: sink) }
         return .ok
     }
 }
@@ -204,7 +204,7 @@ public func corelogic_system_query(_ system: UInt64, _ name: UnsafePointer<CChar
         guard let name else { throw argumentError("name is NULL") }
         guard let out else { throw argumentError("out_json is NULL") }
         let queryName = String(cString: name)
-        try store(out) { (json: inout [UInt8]) throws(CoreLogicFailure) in try box.system.writeQuery(queryName, into: &json) }
+        try store(out) { (sink) throws(CoreLogicFailure) in try box.system.writeQuery(queryName, to: sink) }
         return .ok
     }
 }
@@ -215,7 +215,7 @@ public func corelogic_system_effects(_ system: UInt64, _ out: OutString?) -> Int
         out?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let out else { throw argumentError("out_json is NULL") }
-        try store(out) { (json: inout [UInt8]) throws(CoreLogicFailure) in try box.system.writeEffects(into: &json) }
+        try store(out) { box.system.writeEffects(to: $0) }
         return .ok
     }
 }
@@ -253,7 +253,7 @@ public func corelogic_system_check(_ system: UInt64, _ out: OutString?) -> Int32
         out?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let out else { throw argumentError("out_json is NULL") }
-        try store(out) { box.system.writeBrokenInvariants(into: &$0) }
+        try store(out) { box.system.writeBrokenInvariants(to: $0) }
         return .ok
     }
 }

@@ -17,9 +17,11 @@ public func corelogic_system_set_output(_ system: UInt64, _ mode: Int32, _ out: 
         guard let outputMode = OutputMode(rawValue: mode) else {
             throw argumentError("unknown output mode \(mode); use CORELOGIC_OUTPUT_FULL (0) or CORELOGIC_OUTPUT_PATCH (1)")
         }
-        var snapshot: [UInt8]? = out == nil ? nil : []
-        try box.system.setOutput(outputMode, snapshot: &snapshot)
-        if let out, let snapshot { try store(out) { $0 = snapshot } }
+        if let out {
+            try store(out) { (sink) throws(CoreLogicFailure) in try box.system.setOutput(outputMode, snapshot: sink) }
+        } else {
+            try box.system.setOutput(outputMode, snapshot: { _ in })
+        }
         return .ok
     }
 }
@@ -30,7 +32,7 @@ public func corelogic_system_resync(_ system: UInt64, _ out: OutString?) -> Int3
         out?.pointee = nil
         let box = try HandleTable.shared.lookup(system)
         guard let out else { throw argumentError("out_json is NULL") }
-        try store(out) { (json: inout [UInt8]) throws(CoreLogicFailure) in try box.system.resync(into: &json) }
+        try store(out) { (sink) throws(CoreLogicFailure) in try box.system.resync(to: sink) }
         return .ok
     }
 }
@@ -42,9 +44,11 @@ public func corelogic_system_watch_queries(_ system: UInt64, _ namesJSON: Unsafe
         let box = try HandleTable.shared.lookup(system)
         guard let namesJSON else { throw argumentError("names_json is NULL") }
         let names = try withBorrowedBytes(namesJSON) { (bytes) throws(CoreLogicFailure) in try queryNames(bytes) }
-        var values: [UInt8]? = out == nil ? nil : []
-        try box.system.watchQueries(names, values: &values)
-        if let out, let values { try store(out) { $0 = values } }
+        if let out {
+            try store(out) { (sink) throws(CoreLogicFailure) in try box.system.watchQueries(names, values: sink) }
+        } else {
+            try box.system.watchQueries(names, values: { _ in })
+        }
         return .ok
     }
 }

@@ -45,19 +45,15 @@ public enum GoldenAdapter {
                     let feature = try catalog.named(argument)
                     let made = try payload == Array("null".utf8)
                         ? feature.makeSystem() : payload.withUnsafeBytes { try feature.makeSystem(state: $0) }
-                    try made.writeInitialBatch(into: &out)
+                    try made.writeInitialBatch { out = Array($0) }
                     system = made
                 case "output":
-                    var snapshot: [UInt8]? = []
-                    try live(system).setOutput(argument == "patch" ? .patch : .full, snapshot: &snapshot)
-                    out = snapshot ?? []
+                    try live(system).setOutput(argument == "patch" ? .patch : .full) { out = Array($0) }
                 case "watch":
                     guard case .array(let items) = try JSONParser.parse(Array(argument.utf8)) else {
                         throw CoreLogicError(.arg, "watch takes a JSON array of names")
                     }
-                    var values: [UInt8]? = []
-                    try live(system).watchQueries(items.compactMap { if case .string(let s) = $0 { return s } else { return nil } }, values: &values)
-                    out = values ?? []
+                    try live(system).watchQueries(items.compactMap { if case .string(let s) = $0 { return s } else { return nil } }) { out = Array($0) }
                 case "send":
                     status = try payload.withUnsafeBytes { try live(system).send($0, batch: sink) }
                 case "deliver":
@@ -65,11 +61,11 @@ public enum GoldenAdapter {
                 case "complete":
                     status = try live(system).complete(UInt64(argument) ?? 0, batch: sink)
                 case "query":
-                    try live(system).writeQuery(argument, into: &out)
+                    try live(system).writeQuery(argument) { out = Array($0) }
                 case "state":
-                    try live(system).writeState(into: &out)
+                    try live(system).writeState { out = Array($0) }
                 case "check":
-                    try live(system).writeBrokenInvariants(into: &out)
+                    try live(system).writeBrokenInvariants { out = Array($0) }
                 case "free":
                     system?.close()
                     system = nil

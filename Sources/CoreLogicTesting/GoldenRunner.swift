@@ -51,7 +51,7 @@ public enum GoldenRunner {
         }
 
         var initial: [UInt8] = []
-        try system.writeInitialBatch(into: &initial)
+        try system.writeInitialBatch { initial = Array($0) }
         let initialBatch = try JSONParser.parse(initial)
         let actualInitial = JSONValue.object([("state", initialBatch["state"] ?? .null), ("effects", initialBatch["effects"] ?? .array([]))])
         if let expected = file["expectInitial"] {
@@ -97,9 +97,9 @@ public enum GoldenRunner {
     /// Runs one step and describes what happened in the shape of an `expect` object.
     private static func perform(_ action: String, _ argument: JSONValue, on system: AnySystem) throws -> JSONValue {
         var stateBefore: [UInt8] = []
-        try system.writeState(into: &stateBefore)
+        try system.writeState { stateBefore = Array($0) }
         var batch: [UInt8] = []
-        let sink: BatchSink = { batch = Array($0) }
+        let sink: JSONSink = { batch = Array($0) }
         let status: Status
         var message = ""
         var queryValue: JSONValue?
@@ -124,12 +124,12 @@ public enum GoldenRunner {
             case "query":
                 guard case .string(let name) = argument else { throw Failure(message: "query takes a query name") }
                 var out: [UInt8] = []
-                try system.writeQuery(name, into: &out)
+                try system.writeQuery(name) { out = Array($0) }
                 queryValue = try JSONParser.parse(out)
                 status = .ok
             case "check":
                 var out: [UInt8] = []
-                system.writeBrokenInvariants(into: &out)
+                system.writeBrokenInvariants { out = Array($0) }
                 queryValue = try JSONParser.parse(out)
                 status = .ok
             default:
@@ -150,7 +150,7 @@ public enum GoldenRunner {
             if case .int(let steps)? = parsed["steps"], steps != 1 { pairs.append(("steps", .int(steps))) }
         } else {
             var stateAfter: [UInt8] = []
-            try system.writeState(into: &stateAfter)
+            try system.writeState { stateAfter = Array($0) }
             if stateAfter != stateBefore {
                 pairs.append(("stateChanged", .string("the state changed on a \(status.goldenName) input")))
             }

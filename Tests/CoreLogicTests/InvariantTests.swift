@@ -54,13 +54,13 @@ final class InvariantTests: XCTestCase {
         XCTAssertTrue(JSONWriter.string(descriptor.jsonValue).contains(#""invariants":["levelWithinMax","levelNotNegative"]"#))
         let system = try descriptor.makeSystem()
         var out: [UInt8] = []
-        system.writeBrokenInvariants(into: &out)
+        system.writeBrokenInvariants { out = Array($0) }
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "[]")
         for _ in 0..<4 {
             _ = try Array(#""raise""#.utf8).withUnsafeBytes { try system.send($0) }
         }
         out = []
-        system.writeBrokenInvariants(into: &out)
+        system.writeBrokenInvariants { out = Array($0) }
         XCTAssertEqual(String(decoding: out, as: UTF8.self), #"[{"name":"levelWithinMax","message":"level 4 above max 3"}]"#)
     }
 

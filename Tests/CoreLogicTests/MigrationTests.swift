@@ -67,7 +67,7 @@ final class MigrationTests: XCTestCase {
 
     private func state(_ system: AnySystem) throws -> String {
         var bytes: [UInt8] = []
-        try system.writeState(into: &bytes)
+        try system.writeState { bytes = Array($0) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -38,7 +38,7 @@ final class UnencodableRequestTests: XCTestCase {
         XCTAssertEqual(batch, #"{"state":{"divisor":0},"effects":[{"cancel":1},{"start":{"id":2,"feedback":"timer","request":null}}],"steps":1}"#)
         XCTAssertEqual(pushed, [#"{"cancel":1}"#, #"{"start":{"id":2,"feedback":"timer","request":null}}"#])
         var effects: [UInt8] = []
-        try system.writeEffects(into: &effects)
+        try system.writeEffects { effects = Array($0) }
         XCTAssertEqual(String(decoding: effects, as: UTF8.self), #"[{"id":2,"feedback":"timer","request":null}]"#)
     }
 }

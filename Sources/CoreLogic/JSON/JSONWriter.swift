@@ -7,7 +7,10 @@
 /// no parsed value can hold, is written as `null`. Object keys keep their order.
 public enum JSONWriter {
     /// Appends the compact JSON text of `value` to `out`.
-    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    public static func write(_ value: JSONValue, into out: inout [UInt8]) { write(value, to: &out) }
+
+    /// Appends the compact JSON text of `value` to any byte sink.
+    static func write<S: _ByteSink>(_ value: JSONValue, to out: inout S) {
         switch value {
         case .null: appendASCII("null", &out)
         case .bool(let b): appendASCII(b ? "true" : "false", &out)
@@ -21,7 +24,7 @@ public enum JSONWriter {
             for v in a {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                write(v, into: &out)
+                write(v, to: &out)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let pairs):
@@ -32,7 +35,7 @@ public enum JSONWriter {
                 first = false
                 writeString(k, into: &out)
                 out.append(UInt8(ascii: ":"))
-                write(v, into: &out)
+                write(v, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

@@ -1,5 +1,7 @@
-/// Receives a batch's bytes while the system is still locked.
-public typealias BatchSink = (UnsafeRawBufferPointer) -> Void
+/// Receives the JSON bytes of an output (a batch, a state, a query's value, a snapshot)
+/// while the system is still locked: copy them before returning, and do not call the
+/// system from inside (the bytes are its output buffer, written again by the next call).
+public typealias JSONSink = (UnsafeRawBufferPointer) -> Void
 
 /// What batches and the state handler carry (see `corelogic_system_set_output`).
 public enum OutputMode: Int32, Sendable {
@@ -14,11 +16,11 @@ public enum OutputMode: Int32, Sendable {
 /// (``WireSystem``); see ``System`` for the loop's rules (queue, stale inputs,
 /// re-entrancy, threads) and docs/contract.md for the JSON shapes.
 ///
-/// An input is sent with a `batch` sink or without one. The sink receives the batch's
-/// bytes while the system is still locked, so a host copies them before another thread
-/// can run a step; it does not escape, so a caller's sink that captures locals needs no
-/// heap context (an escaping one costs about 900 instructions more per call, measured
-/// with the counter). Without a sink the system builds no batch at all.
+/// Every output is handed to a ``JSONSink``, while the system is still locked, so a host
+/// copies the bytes before another thread can run a step. A sink does not escape, so a
+/// caller's sink that captures locals needs no heap context (an escaping one costs about
+/// 900 instructions more per call, measured with the counter). An input is sent with a
+/// `batch` sink or without one; without a sink the system builds no batch at all.
 ///
 /// The calls are closures made in ``init(_:)``, where the feature's type is known, so the
 /// code behind each one is specialized for that feature. A protocol or a generic subclass
@@ -32,20 +34,20 @@ public final class AnySystem {
 
     /// One closure per call, each over the same typed system.
     private struct Calls {
-        var setOutput: (OutputMode, inout [UInt8]?) throws(CoreLogicFailure) -> Void
-        var resync: (inout [UInt8]) throws(CoreLogicFailure) -> Void
-        var watchQueries: ([String], inout [UInt8]?) throws(CoreLogicFailure) -> Void
-        var writeInitialBatch: (inout [UInt8]) throws(CoreLogicFailure) -> Void
         // The sinks are not optional so that they need not escape: a caller's sink that
-        // captures something is then made on its stack, not on the heap. The Bool says
-        // whether a batch is wanted at all.
-        var send: (UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
-        var deliver: (UInt64, UnsafeRawBufferPointer, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
-        var complete: (UInt64, Bool, (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status
-        var writeState: (inout [UInt8]) throws(CoreLogicFailure) -> Void
-        var writeQuery: (String, inout [UInt8]) throws(CoreLogicFailure) -> Void
-        var writeEffects: (inout [UInt8]) throws(CoreLogicFailure) -> Void
-        var writeBrokenInvariants: (inout [UInt8]) -> Void
+        // captures something is then made on its stack, not on the heap. An input's Bool
+        // says whether a batch is wanted at all.
+        var setOutput: (OutputMode, JSONSink) throws(CoreLogicFailure) -> Void
+        var resync: (JSONSink) throws(CoreLogicFailure) -> Void
+        var watchQueries: ([String], JSONSink) throws(CoreLogicFailure) -> Void
+        var writeInitialBatch: (JSONSink) throws(CoreLogicFailure) -> Void
+        var send: (UnsafeRawBufferPointer, Bool, JSONSink) throws(CoreLogicFailure) -> Status
+        var deliver: (UInt64, UnsafeRawBufferPointer, Bool, JSONSink) throws(CoreLogicFailure) -> Status
+        var complete: (UInt64, Bool, JSONSink) throws(CoreLogicFailure) -> Status
+        var writeState: (JSONSink) throws(CoreLogicFailure) -> Void
+        var writeQuery: (String, JSONSink) throws(CoreLogicFailure) -> Void
+        var writeEffects: (JSONSink) -> Void
+        var writeBrokenInvariants: (JSONSink) -> Void
         var setCommandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
         var setStateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
         var nextEffectID: () -> UInt64
@@ -70,19 +72,19 @@ public final class AnySystem {
     // A convenience initializer: Embedded Swift allows no other generic one in a class.
     convenience init<F: Feature>(_ typed: WireSystem<F>) {
         var calls = Calls(
-            setOutput: { (mode, snapshot) throws(CoreLogicFailure) in try typed.setOutput(mode, snapshot: &snapshot) },
-            resync: { (out) throws(CoreLogicFailure) in try typed.resync(into: &out) },
-            watchQueries: { (names, values) throws(CoreLogicFailure) in try typed.watchQueries(names, values: &values) },
-            writeInitialBatch: { (out) throws(CoreLogicFailure) in try typed.writeInitialBatch(into: &out) },
+            setOutput: { (mode, snapshot) throws(CoreLogicFailure) in try typed.setOutput(mode, snapshot: snapshot) },
+            resync: { (sink) throws(CoreLogicFailure) in try typed.resync(to: sink) },
+            watchQueries: { (names, values) throws(CoreLogicFailure) in try typed.watchQueries(names, values: values) },
+            writeInitialBatch: { (sink) throws(CoreLogicFailure) in try typed.writeInitialBatch(to: sink) },
             send: { (event, wants, sink) throws(CoreLogicFailure) in try typed.send(event, wantsBatch: wants, sink: sink) },
             deliver: { (effect, event, wants, sink) throws(CoreLogicFailure) in
                 try typed.deliver(effect, event, wantsBatch: wants, sink: sink)
             },
             complete: { (effect, wants, sink) throws(CoreLogicFailure) in try typed.complete(effect, wantsBatch: wants, sink: sink) },
-            writeState: { (out) throws(CoreLogicFailure) in try typed.writeState(into: &out) },
-            writeQuery: { (name, out) throws(CoreLogicFailure) in try typed.writeQuery(name, into: &out) },
-            writeEffects: { (out) throws(CoreLogicFailure) in try typed.writeEffects(into: &out) },
-            writeBrokenInvariants: { typed.writeBrokenInvariants(into: &$0) },
+            writeState: { (sink) throws(CoreLogicFailure) in try typed.writeState(to: sink) },
+            writeQuery: { (name, sink) throws(CoreLogicFailure) in try typed.writeQuery(name, to: sink) },
+            writeEffects: { typed.writeEffects(to: $0) },
+            writeBrokenInvariants: { typed.writeBrokenInvariants(to: $0) },
             setCommandHandler: { typed.setCommandHandler($0) },
             setStateHandler: { typed.setStateHandler($0) },
             nextEffectID: { typed.nextEffectID },
@@ -101,27 +103,28 @@ public final class AnySystem {
     }
 
     /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
-    /// baseline; `snapshot`, if non-nil, receives `{"revision":R,"state":{...}}`: the state
-    /// the next patch applies to. On error nothing changes.
-    public func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws(CoreLogicFailure) { try calls.setOutput(mode, &snapshot) }
+    /// baseline; `snapshot` receives `{"revision":R,"state":{...}}`: the state the next
+    /// patch applies to. On error nothing changes and `snapshot` is not called.
+    public func setOutput(_ mode: OutputMode, snapshot: JSONSink) throws(CoreLogicFailure) { try calls.setOutput(mode, snapshot) }
 
-    /// Appends `{"revision":R,"state":{...}}`, the current state and its revision; in patch
-    /// mode the next patch continues from it (how a host that missed a patch catches up).
-    public func resync(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.resync(&out) }
+    /// Hands `{"revision":R,"state":{...}}`, the current state and its revision, to `sink`;
+    /// in patch mode the next patch continues from it (how a host that missed a patch
+    /// catches up).
+    public func resync(to sink: JSONSink) throws(CoreLogicFailure) { try calls.resync(sink) }
 
     /// Watches the named state queries (empty: none); every later batch carries
-    /// `"queries":{...}` with those whose JSON changed since the previous batch. `values`,
-    /// if non-nil, receives the current value of each. Unknown names throw `.notFound`
-    /// and change nothing.
-    public func watchQueries(_ names: [String], values: inout [UInt8]?) throws(CoreLogicFailure) { try calls.watchQueries(names, &values) }
+    /// `"queries":{...}` with those whose JSON changed since the previous batch. `values`
+    /// receives the current value of each. Unknown names throw `.notFound` and change
+    /// nothing.
+    public func watchQueries(_ names: [String], values: JSONSink) throws(CoreLogicFailure) { try calls.watchQueries(names, values) }
 
-    /// Appends the creation batch (`steps` is 0): the effects the first state asks for.
-    public func writeInitialBatch(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeInitialBatch(&out) }
+    /// Hands the creation batch (`steps` is 0) to `sink`: the effects the first state asks for.
+    public func writeInitialBatch(to sink: JSONSink) throws(CoreLogicFailure) { try calls.writeInitialBatch(sink) }
 
     /// `send(event)`; returns `.ok` (also when queued from inside a handler). `batch`
     /// receives the step's batch; ``send(_:)`` is the same input with no batch built.
     /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
-    public func send(_ event: UnsafeRawBufferPointer, batch: BatchSink) throws(CoreLogicFailure) -> Status {
+    public func send(_ event: UnsafeRawBufferPointer, batch: JSONSink) throws(CoreLogicFailure) -> Status {
         try calls.send(event, true, batch)
     }
     public func send(_ event: UnsafeRawBufferPointer) throws(CoreLogicFailure) -> Status {
@@ -129,7 +132,7 @@ public final class AnySystem {
     }
 
     /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
-    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: BatchSink) throws(CoreLogicFailure) -> Status {
+    public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: JSONSink) throws(CoreLogicFailure) -> Status {
         try calls.deliver(effect, event, true, batch)
     }
     public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer) throws(CoreLogicFailure) -> Status {
@@ -137,27 +140,29 @@ public final class AnySystem {
     }
 
     /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
-    public func complete(_ effect: UInt64, batch: BatchSink) throws(CoreLogicFailure) -> Status {
+    public func complete(_ effect: UInt64, batch: JSONSink) throws(CoreLogicFailure) -> Status {
         try calls.complete(effect, true, batch)
     }
     public func complete(_ effect: UInt64) throws(CoreLogicFailure) -> Status {
         try calls.complete(effect, false, { _ in })
     }
 
-    /// Appends the current state.
-    public func writeState(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeState(&out) }
+    /// Hands the current state to `sink`.
+    /// - Throws: `.schema` when the state cannot be encoded; `sink` is not called.
+    public func writeState(to sink: JSONSink) throws(CoreLogicFailure) { try calls.writeState(sink) }
 
-    /// Appends the value of the named state query.
+    /// Hands the value of the named state query to `sink`.
     /// - Throws: `.notFound` for an unknown name, with the valid names.
-    public func writeQuery(_ name: String, into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeQuery(name, &out) }
+    public func writeQuery(_ name: String, to sink: JSONSink) throws(CoreLogicFailure) { try calls.writeQuery(name, sink) }
 
-    /// Appends the running effects: `[{"id":1,"feedback":"loadPage","request":{...}}]`.
-    public func writeEffects(into out: inout [UInt8]) throws(CoreLogicFailure) { try calls.writeEffects(&out) }
+    /// Hands the running effects to `sink`: `[{"id":1,"feedback":"loadPage","request":{...}}]`
+    /// (a request that cannot be written as JSON is null).
+    public func writeEffects(to sink: JSONSink) { calls.writeEffects(sink) }
 
-    /// Appends the feature's invariants that do not hold in the current state, in
+    /// Hands the feature's invariants that do not hold in the current state to `sink`, in
     /// declaration order: `[{"name":"itemsUniqueByID","message":"id 7 appears twice"}]`,
     /// `[]` when every one holds. Evaluates them now; a running system never does.
-    public func writeBrokenInvariants(into out: inout [UInt8]) { calls.writeBrokenInvariants(&out) }
+    public func writeBrokenInvariants(to sink: JSONSink) { calls.writeBrokenInvariants(sink) }
 
     /// Sets (or with nil removes) the handler called with each command's JSON (NUL-terminated).
     public func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { calls.setCommandHandler(handler) }

@@ -63,12 +63,19 @@ final class WireSystem<F: Feature> {
         try mapErrors("event") { () throws(JSONFailure) in try JSONCoding.decode(F.Event.self, from: bytes) }
     }
 
-    func writeInitialBatch(into out: inout [UInt8]) throws(CoreLogicFailure) {
-        // Under the lock: the batch is written in the shared buffer.
+    func writeInitialBatch(to sink: JSONSink) throws(CoreLogicFailure) {
+        try output(to: sink) { (out) throws(CoreLogicFailure) in try writeBatch(system.initialBatch, queued: false, into: &out) }
+    }
+
+    /// Writes an output that is not a step's batch (the creation batch, a state, a query,
+    /// a snapshot) into the batch buffer under the system's lock, and hands it to `sink`
+    /// there: every output of a system is written in that one buffer. If `write` throws,
+    /// the sink is not called.
+    private func output(to sink: JSONSink, _ write: (inout ByteScratch) throws(CoreLogicFailure) -> Void) throws(CoreLogicFailure) {
         try system.withExclusiveAccess { () throws(CoreLogicFailure) in
             batchScratch.removeAll()
-            try writeBatch(system.initialBatch, queued: false, into: &batchScratch)
-            out.append(contentsOf: batchScratch.bytes)
+            try write(&batchScratch)
+            sink(batchScratch.bytes)
             batchScratch.shrinkIfLarge()
         }
     }
@@ -282,22 +289,23 @@ final class WireSystem<F: Feature> {
         }
     }
 
-    func setOutput(_ mode: OutputMode, snapshot: inout [UInt8]?) throws(CoreLogicFailure) {
-        try system.withExclusiveAccess { () throws(CoreLogicFailure) in
+    func setOutput(_ mode: OutputMode, snapshot: JSONSink) throws(CoreLogicFailure) {
+        try output(to: snapshot) { (out) throws(CoreLogicFailure) in
+            // Written first: a state that cannot be encoded changes nothing.
+            try writeSnapshot(into: &out)
             switch mode {
             case .full:
                 differ = nil
             case .patch:
                 try rebaseline()
             }
-            if snapshot != nil { try writeSnapshot(into: &snapshot!) }
         }
     }
 
-    func resync(into out: inout [UInt8]) throws(CoreLogicFailure) {
-        try system.withExclusiveAccess { () throws(CoreLogicFailure) in
-            if differ != nil { try rebaseline() }
+    func resync(to sink: JSONSink) throws(CoreLogicFailure) {
+        try output(to: sink) { (out) throws(CoreLogicFailure) in
             try writeSnapshot(into: &out)
+            if differ != nil { try rebaseline() }
         }
     }
 
@@ -309,38 +317,38 @@ final class WireSystem<F: Feature> {
         emittedRevision = system.revision
     }
 
-    private func writeSnapshot(into out: inout [UInt8]) throws(CoreLogicFailure) {
-        out.append(contentsOf: #"{"revision":"#.utf8)
+    private func writeSnapshot(into out: inout ByteScratch) throws(CoreLogicFailure) {
+        out.append(#"{"revision":"#)
         out.appendDecimal(system.revision)
-        out.append(contentsOf: #","state":"#.utf8)
-        try Self.mapErrors("state") { () throws(JSONFailure) in try JSONCoding.encode(system.state, into: &out) }
+        out.append(#","state":"#)
+        try Self.mapErrors("state") { () throws(JSONFailure) in try out.appendJSON(system.state) }
         out.append(UInt8(ascii: "}"))
     }
 
-    func watchQueries(_ names: [String], values: inout [UInt8]?) throws(CoreLogicFailure) {
+    func watchQueries(_ names: [String], values: JSONSink) throws(CoreLogicFailure) {
         var chosen: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
         for name in names where !chosen.contains(where: { $0.name == name }) {
             chosen.append((name, try query(named: name), []))
         }
-        try system.withExclusiveAccess { () throws(CoreLogicFailure) in
+        try output(to: values) { (out) throws(CoreLogicFailure) in
             let state = system.state
-            var out: [UInt8] = [UInt8(ascii: "{")]
+            out.append(UInt8(ascii: "{"))
             for index in chosen.indices {
                 try Self.mapErrors("query") { () throws(JSONFailure) in try encodeOpened(chosen[index].query.evaluate(state), into: &chosen[index].last) }
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONWriter.writeString(chosen[index].name, into: &out)
                 out.append(UInt8(ascii: ":"))
-                out.append(contentsOf: chosen[index].last)
+                chosen[index].last.withUnsafeBufferPointer { out.appendBytes($0) }
             }
             out.append(UInt8(ascii: "}"))
             watched = chosen
-            if values != nil { values = out }
         }
     }
 
-    func writeState(into out: inout [UInt8]) throws(CoreLogicFailure) {
-        let state = system.state
-        try Self.mapErrors("state") { () throws(JSONFailure) in try JSONCoding.encode(state, into: &out) }
+    func writeState(to sink: JSONSink) throws(CoreLogicFailure) {
+        try output(to: sink) { (out) throws(CoreLogicFailure) in
+            try Self.mapErrors("state") { () throws(JSONFailure) in try out.appendJSON(system.state) }
+        }
     }
 
     /// The query called `name`; `.notFound` listing the valid names otherwise.
@@ -352,32 +360,49 @@ final class WireSystem<F: Feature> {
         return query
     }
 
-    func writeQuery(_ name: String, into out: inout [UInt8]) throws(CoreLogicFailure) {
-        let value = try query(named: name).evaluate(system.state)
-        try Self.mapErrors("query") { () throws(JSONFailure) in try encodeOpened(value, into: &out) }
-    }
-
-    func writeBrokenInvariants(into out: inout [UInt8]) {
-        let broken = F.brokenInvariants(in: system.state)
-        JSONWriter.write(.array(broken.map {
-            .object([("name", .string($0.name)), ("message", .string($0.message))])
-        }), into: &out)
-    }
-
-    func writeEffects(into out: inout [UInt8]) throws(CoreLogicFailure) {
-        out.append(UInt8(ascii: "["))
-        for (index, effect) in system.runningEffects.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"id":"#.utf8)
-            out.appendDecimal(effect.id)
-            out.append(contentsOf: #","feedback":"#.utf8)
-            JSONWriter.writeString(effect.feedback, into: &out)
-            out.append(contentsOf: #","request":"#.utf8)
-            // As in writeCommand: a request that cannot be written as JSON is null.
-            if (try? encodeOpened(effect.request, into: &out)) == nil { out.append(contentsOf: "null".utf8) }
-            out.append(UInt8(ascii: "}"))
+    func writeQuery(_ name: String, to sink: JSONSink) throws(CoreLogicFailure) {
+        let query = try query(named: name)
+        try output(to: sink) { (out) throws(CoreLogicFailure) in
+            let value = query.evaluate(system.state)
+            try Self.mapErrors("query") { () throws(JSONFailure) in try out.appendJSON(value) }
         }
-        out.append(UInt8(ascii: "]"))
+    }
+
+    func writeBrokenInvariants(to sink: JSONSink) {
+        output(to: sink) { out in
+            let broken = F.brokenInvariants(in: system.state)
+            JSONWriter.write(.array(broken.map {
+                .object([("name", .string($0.name)), ("message", .string($0.message))])
+            }), to: &out)
+        }
+    }
+
+    /// ``output(to:_:)`` for a writer that cannot fail.
+    private func output(to sink: JSONSink, _ write: (inout ByteScratch) -> Void) {
+        system.withExclusiveAccess {
+            batchScratch.removeAll()
+            write(&batchScratch)
+            sink(batchScratch.bytes)
+            batchScratch.shrinkIfLarge()
+        }
+    }
+
+    func writeEffects(to sink: JSONSink) {
+        output(to: sink) { out in
+            out.append(UInt8(ascii: "["))
+            for (index, effect) in system.runningEffects.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(#"{"id":"#)
+                out.appendDecimal(effect.id)
+                out.append(#","feedback":"#)
+                JSONWriter.writeString(effect.feedback, into: &out)
+                out.append(#","request":"#)
+                // As in writeCommand: a request that cannot be written as JSON is null.
+                if (try? out.appendRequest(effect.request)) == nil { out.append("null") }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
     }
 
     func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) {

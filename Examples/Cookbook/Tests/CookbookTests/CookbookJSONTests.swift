@@ -65,7 +65,7 @@ final class CookbookJSONTests: XCTestCase {
                 XCTAssertEqual(status, .ok, "\(name) \(event)")
             }
             var state: [UInt8] = []
-            try system.writeState(into: &state)
+            try system.writeState { state = Array($0) }
             XCTAssertFalse(state.isEmpty, name)
         }
     }

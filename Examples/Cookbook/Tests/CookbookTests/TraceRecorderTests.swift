@@ -121,7 +121,7 @@ final class TraceRecorderTests: XCTestCase {
         for _ in 0..<4 { XCTAssertEqual(try send(counter, #""increment""#), .ok) }
         XCTAssertEqual(capture.lines.count, 2)
         var state: [UInt8] = []
-        try counter.writeState(into: &state)
+        try counter.writeState { state = Array($0) }
         XCTAssertEqual(String(decoding: state, as: UTF8.self), #"{"count":4}"#)
     }
 
@@ -132,12 +132,12 @@ final class TraceRecorderTests: XCTestCase {
         let capture = Capture()
         let search = try system("search")
         var snapshot: [UInt8]? = nil
-        try search.setOutput(.patch, snapshot: &snapshot)
+        try search.setOutput(.patch) { snapshot = Array($0) }
         try search.setTrace(capture.sink)
         var states: [JSONValue] = []
         func record() throws {
             var bytes: [UInt8] = []
-            try search.writeState(into: &bytes)
+            try search.writeState { bytes = Array($0) }
             states.append(try JSONParser.parse(bytes))
         }
         XCTAssertEqual(try send(search, #"{"queryChanged":{"text":"sw"}}"#), .ok); try record()

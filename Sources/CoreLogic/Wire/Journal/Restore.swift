@@ -42,7 +42,7 @@ enum Restore {
             throw error
         }
         var batch: [UInt8] = []
-        try system.writeInitialBatch(into: &batch)
+        try system.writeInitialBatch { batch = Array($0) }
         return Result(system: system, report: report(history, firstEffectID: firstEffectID), batch: batch)
     }
 

@@ -70,7 +70,7 @@ extension WireSystem {
     /// Snapshot of the current state (the caller holds the system exclusively).
     private func checkpoint(into journal: Journal) throws {
         var state: [UInt8] = []
-        try writeState(into: &state)
+        try writeState { state = Array($0) }
         try journal.checkpoint(state: state, next: system.nextEffectID)
     }
 

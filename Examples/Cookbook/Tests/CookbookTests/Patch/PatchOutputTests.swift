@@ -18,9 +18,9 @@ final class PatchOutputTests: XCTestCase {
 
         init(_ system: AnySystem) throws {
             self.system = system
-            var snapshot: [UInt8]? = []
-            try system.setOutput(.patch, snapshot: &snapshot)
-            let parsed = try JSONParser.parse(snapshot ?? [])
+            var snapshot: [UInt8] = []
+            try system.setOutput(.patch) { snapshot = Array($0) }
+            let parsed = try JSONParser.parse(snapshot)
             state = parsed["state"] ?? .null
             revision = UInt64(Self.int(parsed["revision"]))
         }
@@ -42,7 +42,7 @@ final class PatchOutputTests: XCTestCase {
 
         func fullState() throws -> JSONValue {
             var out: [UInt8] = []
-            try system.writeState(into: &out)
+            try system.writeState { out = Array($0) }
             return try JSONParser.parse(out)
         }
     }
@@ -102,7 +102,7 @@ final class PatchOutputTests: XCTestCase {
             for (index, step) in steps.enumerated() {
                 guard case .object(let fields) = step, let action = fields.first?.0 else { continue }
                 var batch: [UInt8] = []
-                let sink: BatchSink? = viaHandler ? nil : { batch = Array($0) }
+                let sink: JSONSink? = viaHandler ? nil : { batch = Array($0) }
                 let status: Status
                 do {
                     switch action {
@@ -176,7 +176,7 @@ final class PatchOutputTests: XCTestCase {
                 var running: [UInt64] = []
                 for _ in 0..<400 {
                     var batch: [UInt8] = []
-                    let sink: BatchSink = { batch = Array($0) }
+                    let sink: JSONSink = { batch = Array($0) }
                     // Sometimes no batch at all: the next patch spans both calls.
                     let wantsBatch = Int.random(in: 0..<5, using: &random) != 0
                     let event = events.randomElement(using: &random) ?? "{}"
@@ -217,13 +217,13 @@ final class PatchOutputTests: XCTestCase {
         var batch: [UInt8] = []
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"state":{"count":1},"effects":[],"steps":1}"#)
-        var snapshot: [UInt8]? = []
-        try system.setOutput(.patch, snapshot: &snapshot)
-        XCTAssertEqual(String(decoding: snapshot ?? [], as: UTF8.self), #"{"revision":1,"state":{"count":1}}"#)
+        var snapshot: [UInt8] = []
+        try system.setOutput(.patch) { snapshot = Array($0) }
+        XCTAssertEqual(String(decoding: snapshot, as: UTF8.self), #"{"revision":1,"state":{"count":1}}"#)
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         XCTAssertEqual(String(decoding: batch, as: UTF8.self),
                        #"{"revision":2,"base":1,"patch":[{"op":"replace","path":"/count","value":2}],"effects":[],"steps":1}"#)
-        try system.setOutput(.full, snapshot: &snapshot)
+        try system.setOutput(.full) { snapshot = Array($0) }
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"state":{"count":3},"effects":[],"steps":1}"#)
     }
@@ -246,7 +246,7 @@ final class PatchOutputTests: XCTestCase {
         var batch: [UInt8] = []
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         var out: [UInt8] = []
-        try system.resync(into: &out)
+        try system.resync { out = Array($0) }
         XCTAssertEqual(String(decoding: out, as: UTF8.self), #"{"revision":1,"state":{"count":1}}"#)
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         XCTAssertEqual(Mirror.int(try JSONParser.parse(batch)["base"]), 1)
@@ -399,14 +399,14 @@ final class PatchOutputTests: XCTestCase {
     func testWatchedQueriesReportOnlyChanges() throws {
         let system = try makeSystem("counter")
         var values: [UInt8]? = []
-        try system.watchQueries(["isZero"], values: &values)
+        try system.watchQueries(["isZero"]) { values = Array($0) }
         XCTAssertEqual(String(decoding: values ?? [], as: UTF8.self), #"{"isZero":true}"#)
         var batch: [UInt8] = []
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"state":{"count":1},"queries":{"isZero":false},"effects":[],"steps":1}"#)
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"state":{"count":2},"queries":{},"effects":[],"steps":1}"#)
-        try system.watchQueries([], values: &values)
+        try system.watchQueries([]) { values = Array($0) }
         XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
         XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"state":{"count":3},"effects":[],"steps":1}"#)
     }
@@ -414,8 +414,8 @@ final class PatchOutputTests: XCTestCase {
     func testUnknownWatchedQueryChangesNothing() throws {
         let system = try makeSystem("search")
         var values: [UInt8]? = []
-        try system.watchQueries(["canLoadMore"], values: &values)
-        XCTAssertThrowsError(try system.watchQueries(["canLoadMore", "nope"], values: &values)) { error in
+        try system.watchQueries(["canLoadMore"]) { values = Array($0) }
+        XCTAssertThrowsError(try system.watchQueries(["canLoadMore", "nope"]) { values = Array($0) }) { error in
             XCTAssertEqual((error as? CoreLogicError)?.status, .notFound)
             XCTAssertTrue((error as? CoreLogicError)?.message.contains("isLoadingNextPage") ?? false, "\(error)")
         }
@@ -560,17 +560,17 @@ final class PatchOutputTests: XCTestCase {
 
 /// An input with a batch or without one, as a run chooses step by step.
 private extension AnySystem {
-    func send(_ event: UnsafeRawBufferPointer, ifAny sink: BatchSink?) throws -> Status {
+    func send(_ event: UnsafeRawBufferPointer, ifAny sink: JSONSink?) throws -> Status {
         if let sink { return try send(event, batch: sink) }
         return try send(event)
     }
 
-    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, ifAny sink: BatchSink?) throws -> Status {
+    func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, ifAny sink: JSONSink?) throws -> Status {
         if let sink { return try deliver(effect, event, batch: sink) }
         return try deliver(effect, event)
     }
 
-    func complete(_ effect: UInt64, ifAny sink: BatchSink?) throws -> Status {
+    func complete(_ effect: UInt64, ifAny sink: JSONSink?) throws -> Status {
         if let sink { return try complete(effect, batch: sink) }
         return try complete(effect)
     }
