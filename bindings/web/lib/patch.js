@@ -105,9 +105,29 @@ function applyOperation(root, operation, fresh) {
   return top;
 }
 
+/** A patch that replaces one member of the state itself (a counter's step, a flag
+ * flipped), the most frequent one: the new state, or undefined when `patch` is another
+ * kind and goes through applyOperation. No pointer split, no loop: a copy and a store. */
+function replacedMember(state, patch) {
+  if (patch.length !== 1 || !isContainer(state) || Array.isArray(state)) return undefined;
+  const operation = patch[0];
+  if (!isContainer(operation) || operation.op !== 'replace' || !Object.hasOwn(operation, 'value')) return undefined;
+  const pointer = operation.path;
+  // "/name" with nothing to unescape; "__proto__" takes the general path (see put).
+  if (typeof pointer !== 'string' || pointer.charCodeAt(0) !== 47 || pointer.indexOf('/', 1) !== -1 ||
+      pointer.indexOf('~') !== -1) return undefined;
+  const key = pointer.slice(1);
+  if (key === '__proto__' || !Object.hasOwn(state, key)) return undefined;
+  const next = { ...state };
+  next[key] = operation.value;
+  return next;
+}
+
 /** Applies an RFC 6902 patch (the library's subset) to `state`; returns the new state. */
 function applyPatch(state, patch) {
   if (!Array.isArray(patch)) fail('a patch is an array of operations');
+  const replaced = replacedMember(state, patch);
+  if (replaced !== undefined) return replaced;
   // A patch of one operation (the usual step) copies each container once anyway.
   const fresh = patch.length > 1 ? new Set() : null;
   let result = state;
