@@ -87,33 +87,12 @@ public final class StateMirror {
      * @throws PatchException a malformed operation, or one that does not apply
      */
     public static Object applyPatch(Object value, List<?> patch) {
-        Object replaced = replacedMember(value, patch);
-        if (replaced != null) return replaced;
         Object root = value;
         // The containers this patch made: changed in place by its later operations.
         // A patch of one operation (the usual step) copies each container once anyway.
         Set<Object> fresh = patch.size() > 1 ? Collections.newSetFromMap(new IdentityHashMap<>()) : null;
         for (Object operation : patch) root = applyOperation(root, Json.object(operation), fresh);
         return root;
-    }
-
-    /**
-     * A patch that replaces one member of the state itself (a counter's step, a flag
-     * flipped), the most frequent one: the new state, or null when {@code patch} is
-     * another kind and goes through {@link #applyOperation}. No pointer split: a copy and
-     * a put.
-     */
-    @SuppressWarnings("unchecked")
-    private static Object replacedMember(Object value, List<?> patch) {
-        if (patch.size() != 1 || !(value instanceof Map<?, ?> state) || !(patch.get(0) instanceof Map<?, ?> operation)) return null;
-        if (!"replace".equals(operation.get("op")) || !(operation.get("path") instanceof String path)) return null;
-        // "/name" with nothing to unescape.
-        if (path.length() < 2 || path.charAt(0) != '/' || path.indexOf('/', 1) >= 0 || path.indexOf('~') >= 0) return null;
-        String key = path.substring(1);
-        if (!state.containsKey(key) || !operation.containsKey("value")) return null;
-        Map<String, Object> next = new LinkedHashMap<>((Map<String, Object>) state);
-        next.put(key, operation.get("value"));
-        return next;
     }
 
     private static PatchException failure(String message) {
