@@ -54,12 +54,8 @@ func borrowedPath(_ text: UnsafePointer<CChar>) throws(CoreLogicFailure) -> File
 /// Writes to `out` a fresh C string of the bytes `write` hands to its sink.
 func store(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ write: (JSONSink) throws(CoreLogicFailure) -> Void) throws(CoreLogicFailure) {
     var copy: UnsafeMutablePointer<CChar>?
-    var handed = false
-    try write { bytes in
-        handed = true
-        copy = mallocCString(bytes)
-    }
-    guard handed, let copy else { throw OutOfMemory() }
+    try write { copy = mallocCString($0) }   // called once, unless `write` throws
+    guard let copy else { throw OutOfMemory() }
     out.pointee = copy
 }
 
