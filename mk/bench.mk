@@ -5,9 +5,16 @@
 # In-process Swift benchmarks live in a package of their own (Benchmarks/Package.swift),
 # built with the app's release flags.
 BENCH_BUILD = $(SWIFT) build --package-path Benchmarks --scratch-path .build/bench -c release -Xswiftc -cross-module-optimization
-.PHONY: bench bench-instructions bench-trace bench-hosts bench-size soak
+# The anchors (Benchmarks/Anchors): the same features run by a plain loop over their
+# reducers and by a feedback loop on OpenCombine, a package of its own since it depends on
+# OpenCombine. OpenCombine's C++ helpers are compiled with DWARF 4: the valgrind of
+# bench-instructions (3.19) cannot read clang's default DWARF 5 and gives up on the binary.
+ANCHOR_BUILD = $(SWIFT) build --package-path Benchmarks/Anchors --scratch-path .build/anchors -c release -Xswiftc -cross-module-optimization \
+               -Xcxx -gdwarf-4
+ANCHOR_BENCH = .build/anchors/release/AnchorBench
+.PHONY: bench bench-instructions bench-anchors bench-trace bench-hosts bench-size soak
 
-bench: bench-trace bench-size lib | $(C_OUT) ## throughput, codec, traces, hosts and soak figures, side by side
+bench: bench-trace bench-size lib | $(C_OUT) ## throughput, codec, anchors, traces, hosts and soak figures, side by side
 	$(CC) -O2 -std=c11 -pthread Benchmarks/c/bench.c -o $(C_OUT)/bench $(C_LINK)
 	$(BENCH_BUILD) --product CodecBench
 	@echo "== C host through the ABI =="
@@ -16,7 +23,15 @@ bench: bench-trace bench-size lib | $(C_OUT) ## throughput, codec, traces, hosts
 	@echo "== JSON codec: ours vs Foundation =="
 	.build/bench/release/CodecBench
 	@echo; echo "== Python binding =="; $(PYTHON) bindings/python/bench.py
-	@$(MAKE) --no-print-directory bench-hosts bench-web soak
+	@$(MAKE) --no-print-directory bench-anchors bench-hosts bench-web soak
+
+# corelogic's System<Counter> and System<Playcatch> timed beside the same events through a
+# plain loop (the floor) and a feedback loop on OpenCombine, interleaved in one process.
+bench-anchors: ## corelogic in-process beside a plain loop and a feedback loop on OpenCombine (ns per event)
+	$(ANCHOR_BUILD) --product AnchorBench
+	@echo
+	@echo "== Anchors: corelogic beside a plain loop and a feedback loop on OpenCombine =="
+	$(ANCHOR_BENCH) time
 
 # Instructions per event on each hot path (C ABI, in-process Swift, Python), counted by
 # callgrind: repeatable on a loaded machine, unlike times.
