@@ -33,15 +33,16 @@ bench-anchors: ## corelogic in-process beside a plain loop and a feedback loop o
 	@echo "== Anchors: corelogic beside a plain loop and a feedback loop on OpenCombine =="
 	$(ANCHOR_BENCH) time
 
-# Instructions per event on each hot path (C ABI, in-process Swift, Python), counted by
-# callgrind: repeatable on a loaded machine, unlike times.
+# Instructions per event on each hot path (C ABI, in-process Swift, Python) and on the
+# anchors, counted by callgrind: repeatable on a loaded machine, unlike times.
 # BENCH_INSTRUCTIONS_FLAGS=--check fails when a path misses its target.
-bench-instructions: lib | $(C_OUT) ## instructions per event on each hot path, and start-up (callgrind)
+bench-instructions: lib | $(C_OUT) ## instructions per event on each hot path and on the anchors, and start-up (callgrind)
 	$(CC) -O2 -std=c11 Benchmarks/instructions/abi_driver.c -o $(C_OUT)/abi_driver $(C_LINK)
 	$(CC) -O2 -std=c11 Benchmarks/instructions/startup_driver.c -o $(C_OUT)/startup_driver -ldl
 	$(BENCH_BUILD) --product InstructionBench
+	$(ANCHOR_BUILD) --product AnchorBench
 	$(PYTHON) Benchmarks/instructions/run.py $(C_OUT)/abi_driver .build/bench/release/InstructionBench $(LIB) \
-	    --startup-driver $(C_OUT)/startup_driver $(BENCH_INSTRUCTIONS_FLAGS)
+	    --startup-driver $(C_OUT)/startup_driver --anchor-driver $(ANCHOR_BENCH) $(BENCH_INSTRUCTIONS_FLAGS)
 
 # The size of the app's library: as built, stripped, gzipped, and by origin, beside an
 # empty Swift library linked the same way (the Swift runtime's floor).

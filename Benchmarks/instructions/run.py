@@ -8,9 +8,13 @@ process executes (user space, every thread), so the figure does not move with th
 machine's load, unlike a time.
 
     python3 Benchmarks/instructions/run.py ABI_DRIVER SWIFT_DRIVER LIBRARY [--check]
+        [--anchor-driver ANCHOR_DRIVER] [--startup-driver STARTUP_DRIVER] [--only WORD]
 
---check exits non-zero when a path misses its target. After the paths come the derived
-figures, each with its target: patch output against full output on the same path; the
+--check exits non-zero when a path misses its target. With --anchor-driver
+(Benchmarks/Anchors, built), the anchors are measured beside corelogic's rows on the same
+features and events: the feature's reducer in a plain loop, the floor, and a feedback loop
+on OpenCombine; after the paths, corelogic's cost over each anchor's. After the paths come
+the derived figures, each with its target: patch output against full output on the same path; the
 crossover (the fewest items at which a search batch in patch mode costs no more than in
 full mode, on an event that leaves the items alone); patch mode from 0 to 100,000 items
 (the cost at N over the cost at 0, untouched and with a 10-item page appended); and the
@@ -46,13 +50,27 @@ ROWS = [
     ("C ABI playcatch effect round trip, batches", "abi", "playcatch", 2500),
     ("C ABI counter, journal (interval), NULL batch", "abi", "counter-journal", None),
     ("Swift System<Counter>.send(.increment)", "swift", "counter", 300),
+    ("  anchor: plain loop, Counter.reduce per event", "anchor", "anchor-plain-counter", None),
+    ("  anchor: feedback loop on OpenCombine, .increment", "anchor", "anchor-combine-counter", None),
     ("Swift System<Search> loadFailed/retry", "swift", "search", None),
     ("Swift System<Playcatch> effect round trip (send + deliver)", "swift", "playcatch", 900),
+    ("  anchor: plain loop, reduce + query, the answer by hand", "anchor", "anchor-plain-playcatch", None),
+    ("  anchor: feedback loop on OpenCombine, the timer fired by hand", "anchor", "anchor-combine-playcatch", None),
     ("Python floor: bare ctypes send + json.loads + free", "python", "python-floor", None),
     ("Python system.send(\"increment\") -> Batch, state read", "python", "python-full", None),
     ("Python system.send(\"increment\"), patch output, mirror kept", "python", "python-patch", None),
     ("Python search loadFailed/retry, empty list, state read", "python", "python-search-full", None),
     ("Python search loadFailed/retry, empty list, patch output, mirror kept", "python", "python-search-patch", None),
+]
+
+# corelogic's rows beside the anchors on the same feature and events (the driver kind and
+# path of corelogic's row, then the plain loop's path and the OpenCombine loop's): what
+# corelogic costs over each. With --only, an anchor row brings the rows it is compared with.
+ANCHOR_RATIOS = [
+    ("in-process counter", ("swift", "counter"), "anchor-plain-counter", "anchor-combine-counter"),
+    ("in-process playcatch round trip", ("swift", "playcatch"), "anchor-plain-playcatch", "anchor-combine-playcatch"),
+    ("C ABI counter, with batch", ("abi", "counter-batch"), "anchor-plain-counter", "anchor-combine-counter"),
+    ("C ABI playcatch round trip", ("abi", "playcatch"), "anchor-plain-playcatch", "anchor-combine-playcatch"),
 ]
 
 # A host's full-mode send against its floor, and its patch-mode send against full mode.
@@ -112,7 +130,10 @@ def main() -> int:
     parser.add_argument("library")
     parser.add_argument("--check", action="store_true", help="fail when a target is missed")
     parser.add_argument("--startup-driver", help="Benchmarks/instructions/startup_driver, built")
-    parser.add_argument("--only", help="run only the paths whose argument contains this text "
+    parser.add_argument("--anchor-driver", help="AnchorBench (Benchmarks/Anchors), built; "
+                        "without it the anchor rows are left out")
+    parser.add_argument("--only", help="run only the paths whose argument contains this text, "
+                        "and the rows an anchor among them is compared with "
                         "(crossover, scaling, memory: those sections)")
     args = parser.parse_args()
     env = dict(os.environ)
@@ -122,9 +143,13 @@ def main() -> int:
             return [args.abi_driver, path, str(n)]
         if kind == "swift":
             return [args.swift_driver, path, str(n)]
+        if kind == "anchor":
+            return [args.anchor_driver, path.removeprefix("anchor-"), str(n)]
         return [sys.executable, str(HERE / "python_driver.py"), str(n), args.library, path.split("-", 1)[1]]
 
     results: dict[str, float] = {}
+    # The same costs by driver kind and path: a path names two rows (C ABI and Swift playcatch).
+    costs: dict[tuple[str, str], float] = {}
     print(f"{'path (instructions per event)':<70} {'instructions':>12} {'target':>8}")
     missed = []
 
@@ -135,12 +160,19 @@ def main() -> int:
     def wanted(path: str) -> bool:
         return not args.only or args.only in path
 
+    anchors = {path for _, kind, path, _ in ROWS if kind == "anchor" and args.anchor_driver and wanted(path)}
+    compared = {row for _, row, plain, combine in ANCHOR_RATIOS if plain in anchors or combine in anchors}
+
     for label, kind, path, target in ROWS:
-        if not wanted(path):
+        if kind == "anchor":
+            if path not in anchors:
+                continue
+        elif not wanted(path) and (kind, path) not in compared:
             continue
         small, large = (PYTHON_SMALL, PYTHON_LARGE) if kind == "python" else (N_SMALL, N_LARGE)
         cost = measure(kind, path, small, large)
         results[path] = cost
+        costs[(kind, path)] = cost
         mark = ""
         if target is not None:
             mark = f"{target:>8,}"
@@ -222,6 +254,16 @@ def main() -> int:
                 print(f"  {feature:<8} {what:<52} {cost:>12,} (target <= {STARTUP_TARGET:,})", flush=True)
                 if not extra and cost > STARTUP_TARGET:
                     missed.append(f"start-up of {feature}: {cost:,} > {STARTUP_TARGET:,}")
+
+    if anchors:
+        print(f"\ncorelogic over the anchors (instructions per event, corelogic's / the anchor's)")
+        print(f"{'corelogic path':<36} {'/ plain loop':>14} {'/ OpenCombine loop':>20}")
+        for what, row, plain, combine in ANCHOR_RATIOS:
+            if row not in costs:
+                continue
+            over = [f"{costs[row] / costs[('anchor', anchor)]:.3f}" if ('anchor', anchor) in costs else "-"
+                    for anchor in (plain, combine)]
+            print(f"{what:<36} {over[0]:>14} {over[1]:>20}")
 
     if args.check and missed:
         print("targets missed:\n  " + "\n  ".join(missed))
