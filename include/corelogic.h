@@ -344,15 +344,25 @@ int corelogic_system_on_state(corelogic_system system, corelogic_state_fn handle
  * the whole state. Applied in order to the base state they give the new state as a
  * JSON value (object member order is not significant).
  *
- * In patch mode the state handler receives {"revision":R,"base":B,"patch":[...]} after
- * each step, and a call queued from inside a handler gets
- * {"revision":B,"base":B,"patch":[],"effects":[],"steps":0} (nothing new yet). The
- * creation and restore batches always carry the whole state.
+ * Small states are sent whole. A state of at most 64 bytes of JSON costs a host no more
+ * to read than the smallest patch, so while the state is that small a batch carries it
+ * whole, with its revision and no base:
+ *   {"revision":4,"state":{"count":1},"effects":[...],"steps":1}
+ * The host takes it as its copy at that revision, whatever revision it had. From a
+ * baseline (corelogic_system_set_output, corelogic_system_resync) on, states go whole
+ * while they stay within 64 bytes; the first larger one goes whole too, and patches
+ * follow from it until the next baseline. So a host in patch mode handles both shapes:
+ * a batch with "state" replaces its copy, a batch with "patch" applies to it.
+ *
+ * In patch mode the state handler receives {"revision":R,"base":B,"patch":[...]} (or,
+ * for a small state, {"revision":R,"state":{...}}) after each step, and a call queued
+ * from inside a handler gets {"revision":B,"base":B,"patch":[],"effects":[],"steps":0}
+ * (nothing new yet). The creation and restore batches always carry the whole state.
  * ---------------------------------------------------------------------------- */
 
 /* Batches and the state handler carry the whole state. The default. */
 #define CORELOGIC_OUTPUT_FULL 0
-/* Batches and the state handler carry RFC 6902 patches (see above). */
+/* Batches and the state handler carry RFC 6902 patches, or a small state whole (see above). */
 #define CORELOGIC_OUTPUT_PATCH 1
 
 /* Sets the output mode. Switching to CORELOGIC_OUTPUT_PATCH (also when already in it)

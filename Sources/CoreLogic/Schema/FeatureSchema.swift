@@ -105,6 +105,10 @@ public enum FeatureSchema {
         let patched = object([("revision", ref("revision")), ("base", ref("revision")), ("patch", patch),
                               ("queries", ref("queries")), ("effects", effects), ("steps", steps), ("dropped", dropped)],
                              required: ["revision", "base", "patch", "effects", "steps"])
+        // Patch mode's batch for a small state: the state whole, at its revision.
+        let whole = object([("revision", ref("revision")), ("state", ref("state")), ("queries", ref("queries")),
+                            ("effects", effects), ("steps", steps), ("dropped", dropped)],
+                           required: ["revision", "state", "effects", "steps"])
         // The dropped input in the journal's shape, with the status and message of its error.
         let droppedInput = object([
             ("input", .object([("oneOf", .array([
@@ -130,12 +134,13 @@ public enum FeatureSchema {
             ("runningEffect", running.isEmpty ? .bool(false) : .object([("oneOf", .array(running))])),
             ("queries", object(queries, required: [])),
             ("patchOperation", operation),
-            ("batch", .object([("oneOf", .array([full, patched]))])),
+            ("batch", .object([("oneOf", .array([full, patched, whole]))])),
             ("droppedInput", droppedInput),
             ("stateChange", .object([("anyOf", .array([
                 ref("state"),
                 object([("revision", ref("revision")), ("base", ref("revision")), ("patch", patch)],
                        required: ["revision", "base", "patch"]),
+                ref("stateAtRevision"),
             ]))])),
             ("stateAtRevision", object([("revision", ref("revision")), ("state", ref("state"))], required: ["revision", "state"])),
         ]

@@ -23,10 +23,21 @@ final class WireSystem<F: Feature> {
 
     // Output (read and written only while the system's lock is held, never passed inout,
     // so no two accesses overlap: unchecked exclusivity, as for the scratch buffers).
-    /// Non-nil in patch mode: the shadow of the last state emitted.
+    /// True in patch mode.
+    @exclusivity(unchecked) private var patchMode = false
+    /// In patch mode, once the state has outgrown ``wholeStateBytes``: the shadow of the last
+    /// state emitted, which the next patch starts from. Nil while the state is sent whole.
     @exclusivity(unchecked) private var differ: StateDiffer<F.State>?
     /// The revision of the last state emitted in patch mode: the next patch's `base`.
     @exclusivity(unchecked) private var emittedRevision: UInt64 = 0
+    /// In patch mode, a state whose JSON is at most this long is sent whole
+    /// (`{"revision":R,"state":{...}}`) rather than as a patch: a host reads such a state
+    /// for no more than the smallest patch, whose one operation alone is
+    /// `{"op":"replace","path":"/count","value":1}`, and no differ runs (docs/performance.md,
+    /// "Small states are sent whole"). From a baseline on, batches carry the whole state
+    /// while it stays this small; the first larger one is sent whole too and starts the
+    /// patches, which go on until the next baseline.
+    static var wholeStateBytes: Int { 64 }
     /// Full mode with a state handler: the JSON the handler was given and the revision of
     /// that state, so the batch of the same step reuses it instead of encoding the state a
     /// second time (nil: nothing reusable).
@@ -154,16 +165,15 @@ final class WireSystem<F: Feature> {
     /// nothing new: an empty patch at the last emitted revision, no changed queries.
     /// Called under the system's lock.
     private func writeBatch(_ batch: System<F>.Batch, queued: Bool, into out: inout ByteScratch) throws(CoreLogicFailure) {
-        if let differ {
+        if patchMode {
             let revision = queued ? emittedRevision : system.revisionUnderLock
-            writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
             if queued || emittedRevision == revision {
-                // Nothing new since the last patch (a queued call, or the state handler
-                // already sent this step's patch): the shadow is the current state.
+                // Nothing new since the last state emitted (a queued call, or the state
+                // handler already sent this step's): an empty patch.
+                writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
                 out.append("[]")
             } else {
-                try Self.mapErrors("state") { () throws(JSONFailure) in try differ.diff(to: batch.state, into: &out.buffer) }
-                emittedRevision = revision
+                try writeChange(to: batch.state, revision: revision, into: &out)
             }
         } else {
             out.append(#"{"state":"#)
@@ -272,6 +282,36 @@ final class WireSystem<F: Feature> {
         out.append(#","patch":"#)
     }
 
+    /// Patch mode: what changed since the last state emitted, up to `revision`, without the
+    /// closing brace: `{"revision":R,"base":B,"patch":[...]` from the shadow, or, while the
+    /// state is small (``wholeStateBytes``), `{"revision":R,"state":{...}`. A state that
+    /// has outgrown the limit is sent whole once more and becomes the shadow the next patch
+    /// starts from.
+    @inline(__always)
+    private func writeChange(to state: F.State, revision: UInt64, into out: inout ByteScratch) throws(CoreLogicFailure) {
+        if let differ {
+            writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
+            try Self.mapErrors("state") { () throws(JSONFailure) in try differ.diff(to: state, into: &out.buffer) }
+        } else {
+            out.append(#"{"revision":"#)
+            out.appendDecimal(revision)
+            out.append(#","state":"#)
+            let start = out.count
+            try Self.mapErrors("state") { () throws(JSONFailure) in try out.appendJSON(state) }
+            if out.count - start > Self.wholeStateBytes { startPatches(from: state) }
+        }
+        emittedRevision = revision
+    }
+
+    /// Patches from now on, starting from `state`, which the host has whole. A state that
+    /// was just written encodes again; should it not, the state stays sent whole.
+    @inline(never)
+    private func startPatches(from state: F.State) {
+        let fresh = StateDiffer<F.State>()
+        guard (try? fresh.reset(to: state)) != nil else { return }
+        differ = fresh
+    }
+
     /// Appends `"name":value` for each watched query whose JSON changed since it was last
     /// reported, and remembers the new values.
     private func writeChangedQueries(_ state: F.State, into out: inout ByteScratch) throws(CoreLogicFailure) {
@@ -292,37 +332,49 @@ final class WireSystem<F: Feature> {
     func setOutput(_ mode: OutputMode, snapshot: JSONSink) throws(CoreLogicFailure) {
         try output(to: snapshot) { (out) throws(CoreLogicFailure) in
             // Written first: a state that cannot be encoded changes nothing.
-            try writeSnapshot(into: &out)
+            let stateBytes = try writeSnapshot(into: &out)
             switch mode {
             case .full:
+                patchMode = false
                 differ = nil
             case .patch:
-                try rebaseline()
+                try rebaseline(stateBytes: stateBytes)
             }
         }
     }
 
     func resync(to sink: JSONSink) throws(CoreLogicFailure) {
         try output(to: sink) { (out) throws(CoreLogicFailure) in
-            try writeSnapshot(into: &out)
-            if differ != nil { try rebaseline() }
+            let stateBytes = try writeSnapshot(into: &out)
+            if patchMode { try rebaseline(stateBytes: stateBytes) }
         }
     }
 
-    /// A new shadow of the current state; the previous one stays if this throws.
-    private func rebaseline() throws(CoreLogicFailure) {
-        let fresh = StateDiffer<F.State>()
-        try Self.mapErrors("state") { () throws(JSONFailure) in try fresh.reset(to: system.state) }
+    /// Patch mode from the current state, whose JSON (just written for the host) is
+    /// `stateBytes` long: sent whole while it is small, else a new shadow of it. Nothing
+    /// changes if this throws.
+    private func rebaseline(stateBytes: Int) throws(CoreLogicFailure) {
+        var fresh: StateDiffer<F.State>?
+        if stateBytes > Self.wholeStateBytes {
+            let shadow = StateDiffer<F.State>()
+            try Self.mapErrors("state") { () throws(JSONFailure) in try shadow.reset(to: system.state) }
+            fresh = shadow
+        }
+        patchMode = true
         differ = fresh
         emittedRevision = system.revision
     }
 
-    private func writeSnapshot(into out: inout ByteScratch) throws(CoreLogicFailure) {
+    /// `{"revision":R,"state":{...}}`; returns the length of the state's JSON.
+    private func writeSnapshot(into out: inout ByteScratch) throws(CoreLogicFailure) -> Int {
         out.append(#"{"revision":"#)
         out.appendDecimal(system.revision)
         out.append(#","state":"#)
+        let start = out.count
         try Self.mapErrors("state") { () throws(JSONFailure) in try out.appendJSON(system.state) }
+        let stateBytes = out.count - start
         out.append(UInt8(ascii: "}"))
+        return stateBytes
     }
 
     func watchQueries(_ names: [String], values: JSONSink) throws(CoreLogicFailure) {
@@ -444,17 +496,14 @@ final class WireSystem<F: Feature> {
         #endif
     }
 
-    /// The state handler's work for one step: a patch from the last one emitted, or the
-    /// whole state, kept for this step's batch.
+    /// The state handler's work for one step: in patch mode what changed since the last
+    /// state emitted, else the whole state, kept for this step's batch.
     private func stateChanged(_ state: F.State, _ handler: (UnsafePointer<CChar>) -> Void) {
         handlerScratch.removeAll()
-        if let differ {
-            // One patch per step, continuing from the last one emitted.
-            let revision = system.revisionUnderLock
-            writeRevisionHeader(revision: revision, base: emittedRevision, into: &handlerScratch)
-            guard (try? differ.diff(to: state, into: &handlerScratch.buffer)) != nil else { return }
+        if patchMode {
+            // One change per step, continuing from the last state emitted.
+            guard (try? writeChange(to: state, revision: system.revisionUnderLock, into: &handlerScratch)) != nil else { return }
             handlerScratch.append(UInt8(ascii: "}"))
-            emittedRevision = revision
             Self.callWithCString(&handlerScratch, handler)
             handlerScratch.shrinkIfLarge()
         } else {

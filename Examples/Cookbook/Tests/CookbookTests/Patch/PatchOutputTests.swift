@@ -30,14 +30,29 @@ final class PatchOutputTests: XCTestCase {
             return -1
         }
 
-        /// Applies a batch's patch, checking that it continues from the mirror's revision.
+        /// Applies a batch's patch, checking that it continues from the mirror's revision, or
+        /// takes the small state it carries whole.
         func apply(batch bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
             let batch = try JSONParser.parse(bytes)
-            XCTAssertNil(batch["state"], "a patch-mode batch carries no state", file: file, line: line)
-            XCTAssertEqual(Self.int(batch["base"]), Int64(revision), "base continues from the last revision", file: file, line: line)
-            state = try TestPatch.apply(batch["patch"] ?? .null, to: state)
-            revision = UInt64(Self.int(batch["revision"]))
+            state = try Self.advance(state, revision: &revision, by: batch, file: file, line: line)
             return batch
+        }
+
+        /// `state` at `revision` brought forward by a patch-mode batch or state-handler
+        /// message: its whole state, or its patch, which must continue from `revision`.
+        static func advance(_ state: JSONValue, revision: inout UInt64, by message: JSONValue,
+                            file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+            let next: JSONValue
+            if let whole = message["state"] {
+                XCTAssertNil(message["patch"], "a batch carries a state or a patch, not both", file: file, line: line)
+                XCTAssertNil(message["base"], "a whole state has no base", file: file, line: line)
+                next = whole
+            } else {
+                XCTAssertEqual(int(message["base"]), Int64(revision), "base continues from the last revision", file: file, line: line)
+                next = try TestPatch.apply(message["patch"] ?? .null, to: state)
+            }
+            revision = UInt64(int(message["revision"]))
+            return next
         }
 
         func fullState() throws -> JSONValue {
@@ -92,9 +107,10 @@ final class PatchOutputTests: XCTestCase {
             if viaHandler { system.setStateHandler { pointer in
                 do {
                     let message = try JSONParser.parse(String(cString: pointer))
-                    if Mirror.int(message["base"]) != Int64(handlerRevision) { handlerError = "handler patch does not continue" }
-                    handlerMirror = try TestPatch.apply(message["patch"] ?? .null, to: handlerMirror)
-                    handlerRevision = UInt64(Mirror.int(message["revision"]))
+                    if message["state"] == nil, Mirror.int(message["base"]) != Int64(handlerRevision) {
+                        handlerError = "handler patch does not continue"
+                    }
+                    handlerMirror = try Mirror.advance(handlerMirror, revision: &handlerRevision, by: message)
                 } catch {
                     handlerError = "\(error)"
                 }
@@ -212,28 +228,89 @@ final class PatchOutputTests: XCTestCase {
         XCTAssertGreaterThan(calls, 3000)
     }
 
+    /// A search state of more than 64 bytes of JSON, so that patch mode sends patches.
+    private let largerSearch = #"{"query":"swift","items":[],"nextURL":"/search/repositories?q=swift","shouldLoadNextPage":false}"#
+
     func testFullModeBatchesKeepTheirBytes() throws {
-        let system = try makeSystem("counter")
+        let system = try makeSystem("search", state: largerSearch)
         var batch: [UInt8] = []
-        XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
-        XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"state":{"count":1},"effects":[],"steps":1}"#)
+        XCTAssertEqual(try send(system, #""reachedBottom""#, &batch), .ok)
+        XCTAssertTrue(String(decoding: batch, as: UTF8.self).hasPrefix(#"{"state":{"query":"swift","items":[],"#))
         var snapshot: [UInt8] = []
         try system.setOutput(.patch) { snapshot = Array($0) }
-        XCTAssertEqual(String(decoding: snapshot, as: UTF8.self), #"{"revision":1,"state":{"count":1}}"#)
-        XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
+        XCTAssertEqual(String(decoding: snapshot, as: UTF8.self),
+                       #"{"revision":1,"state":{"query":"swift","items":[],"nextURL":"/search/repositories?q=swift","shouldLoadNextPage":true}}"#)
+        XCTAssertEqual(try send(system, #"{"loadFailed":{"error":"offline"}}"#, &batch), .ok)
         XCTAssertEqual(String(decoding: batch, as: UTF8.self),
-                       #"{"revision":2,"base":1,"patch":[{"op":"replace","path":"/count","value":2}],"effects":[],"steps":1}"#)
+                       #"{"revision":2,"base":1,"patch":[{"op":"replace","path":"/shouldLoadNextPage","value":false},"#
+                       + #"{"op":"add","path":"/lastError","value":{"offline":{}}}],"effects":[{"cancel":1},"#
+                       + #"{"start":{"id":2,"feedback":"retryTimer","request":{"seconds":1.0}}}],"steps":1}"#)
         try system.setOutput(.full) { snapshot = Array($0) }
-        XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
-        XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"state":{"count":3},"effects":[],"steps":1}"#)
+        XCTAssertEqual(try send(system, #""retry""#, &batch), .ok)
+        XCTAssertTrue(String(decoding: batch, as: UTF8.self).hasPrefix(#"{"state":{"query":"swift","items":[],"#))
+    }
+
+    /// A state of at most 64 bytes of JSON is sent whole, `{"revision":R,"state":{...}}`:
+    /// no patch is cheaper for a host to read. The first larger state is sent whole too and
+    /// patches follow from it, until a baseline finds the state small again.
+    func testSmallStatesAreSentWholeUntilTheyGrow() throws {
+        let counter = try makeSystem("counter")
+        var batch: [UInt8] = []
+        var snapshot: [UInt8] = []
+        try counter.setOutput(.patch) { snapshot = Array($0) }
+        XCTAssertEqual(String(decoding: snapshot, as: UTF8.self), #"{"revision":0,"state":{"count":0}}"#)
+        XCTAssertEqual(try send(counter, #""increment""#, &batch), .ok)
+        XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"revision":1,"state":{"count":1},"effects":[],"steps":1}"#)
+        _ = try Array(#""increment""#.utf8).withUnsafeBytes { try counter.send($0) }
+        XCTAssertEqual(try send(counter, #""increment""#, &batch), .ok)
+        XCTAssertEqual(String(decoding: batch, as: UTF8.self), #"{"revision":3,"state":{"count":3},"effects":[],"steps":1}"#)
+
+        let search = try makeSystem("search")
+        let mirror = try Mirror(search)
+        XCTAssertEqual(try send(search, #"{"queryChanged":{"text":"a"}}"#, &batch), .ok)
+        var parsed = try mirror.apply(batch: batch)
+        XCTAssertEqual(JSONWriter.string(parsed["state"] ?? .null),
+                       #"{"query":"a","items":[],"nextURL":"/search/repositories?q=a","shouldLoadNextPage":true}"#,
+                       "the state that outgrows 64 bytes is sent whole")
+        XCTAssertEqual(try send(search, #"{"queryChanged":{"text":"b"}}"#, &batch), .ok)
+        parsed = try mirror.apply(batch: batch)
+        XCTAssertEqual(Mirror.int(parsed["base"]), 1, "then patches, from the state sent whole")
+        XCTAssertEqual(try send(search, #"{"queryChanged":{"text":""}}"#, &batch), .ok)
+        parsed = try mirror.apply(batch: batch)
+        XCTAssertNotNil(parsed["patch"], "patches go on when the state shrinks, until a new baseline")
+        XCTAssertTrue(TestPatch.same(mirror.state, try mirror.fullState()))
+        var out: [UInt8] = []
+        try search.resync { out = Array($0) }
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), #"{"revision":3,"state":{"query":"","items":[],"shouldLoadNextPage":false}}"#)
+        XCTAssertEqual(try send(search, #""reachedBottom""#, &batch), .ok)
+        XCTAssertEqual(String(decoding: batch, as: UTF8.self),
+                       #"{"revision":4,"state":{"query":"","items":[],"shouldLoadNextPage":false},"effects":[],"steps":1}"#,
+                       "a baseline that finds the state small sends it whole again")
+    }
+
+    /// The state handler follows the same rule, one message per step.
+    func testTheStateHandlerGetsSmallStatesWhole() throws {
+        let system = try makeSystem("search")
+        var messages: [String] = []
+        try system.setOutput(.patch) { _ in }
+        system.setStateHandler { messages.append(String(cString: $0)) }
+        _ = try Array(#""reachedBottom""#.utf8).withUnsafeBytes { try system.send($0) }
+        _ = try Array(#"{"queryChanged":{"text":"a"}}"#.utf8).withUnsafeBytes { try system.send($0) }
+        _ = try Array(#"{"queryChanged":{"text":"b"}}"#.utf8).withUnsafeBytes { try system.send($0) }
+        XCTAssertEqual(messages, [
+            #"{"revision":1,"state":{"query":"","items":[],"shouldLoadNextPage":false}}"#,
+            #"{"revision":2,"state":{"query":"a","items":[],"nextURL":"/search/repositories?q=a","shouldLoadNextPage":true}}"#,
+            #"{"revision":3,"base":2,"patch":[{"op":"replace","path":"/query","value":"b"},"#
+                + #"{"op":"replace","path":"/nextURL","value":"/search/repositories?q=b"}]}"#,
+        ])
     }
 
     func testANullBatchIsCoveredByTheNextPatch() throws {
-        let system = try makeSystem("counter")
+        let system = try makeSystem("search", state: largerSearch)
         let mirror = try Mirror(system)
-        _ = try Array(#""increment""#.utf8).withUnsafeBytes { try system.send($0) }
+        _ = try Array(#""reachedBottom""#.utf8).withUnsafeBytes { try system.send($0) }
         var batch: [UInt8] = []
-        XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
+        XCTAssertEqual(try send(system, #"{"loadFailed":{"error":"offline"}}"#, &batch), .ok)
         let parsed = try mirror.apply(batch: batch)
         XCTAssertEqual(Mirror.int(parsed["base"]), 0)
         XCTAssertEqual(Mirror.int(parsed["revision"]), 2)
@@ -241,14 +318,15 @@ final class PatchOutputTests: XCTestCase {
     }
 
     func testResyncStartsANewBaseline() throws {
-        let system = try makeSystem("counter")
+        let system = try makeSystem("search", state: largerSearch)
         _ = try Mirror(system)
         var batch: [UInt8] = []
-        XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
+        XCTAssertEqual(try send(system, #""reachedBottom""#, &batch), .ok)
         var out: [UInt8] = []
         try system.resync { out = Array($0) }
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), #"{"revision":1,"state":{"count":1}}"#)
-        XCTAssertEqual(try send(system, #""increment""#, &batch), .ok)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self),
+                       #"{"revision":1,"state":{"query":"swift","items":[],"nextURL":"/search/repositories?q=swift","shouldLoadNextPage":true}}"#)
+        XCTAssertEqual(try send(system, #"{"loadFailed":{"error":"offline"}}"#, &batch), .ok)
         XCTAssertEqual(Mirror.int(try JSONParser.parse(batch)["base"]), 1)
     }
 
@@ -429,13 +507,13 @@ final class PatchOutputTests: XCTestCase {
 
     func testANewEmptyListIsNoChange() throws {
         // queryChanged assigns a new empty list to the empty one: nothing to patch.
-        let system = try makeSystem("search")
+        let system = try makeSystem("search", state: largerSearch)
         let mirror = try Mirror(system)
         var batch: [UInt8] = []
         XCTAssertEqual(try send(system, #"{"queryChanged":{"text":"sw"}}"#, &batch), .ok)
         let patch = try mirror.apply(batch: batch)["patch"]
         XCTAssertEqual(patch.map(JSONWriter.string),
-                       #"[{"op":"replace","path":"/query","value":"sw"},{"op":"add","path":"/nextURL","value":"/search/repositories?q=sw"},{"op":"replace","path":"/shouldLoadNextPage","value":true}]"#)
+                       #"[{"op":"replace","path":"/query","value":"sw"},{"op":"replace","path":"/nextURL","value":"/search/repositories?q=sw"},{"op":"replace","path":"/shouldLoadNextPage","value":true}]"#)
         XCTAssertTrue(TestPatch.same(mirror.state, try mirror.fullState()))
 
         // The same through the shadow tree (a state without a direct conformance).
