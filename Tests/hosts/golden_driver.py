@@ -391,19 +391,25 @@ class Run:
             self.fail(f"{where}: {found}")
 
     def advance(self, batch: Dict[str, Any], previous: Dict[str, Any], where: str) -> Any:
-        """Patch mode: the patch continues from the previous revision, applies (by an
-        independent RFC 6902 applier) to the previous state, agrees with the host's
-        mirror, and the batch names exactly the watched queries that changed."""
+        """Patch mode: the batch carries the whole state, or a patch that continues from
+        the previous revision and applies (by an independent RFC 6902 applier) to the
+        previous state; either agrees with the host's mirror, and the batch names
+        exactly the watched queries that changed."""
         steps = batch.get("steps", 1)
+        if ("state" in batch) == ("patch" in batch):
+            self.fail(f"{where}: a patch-mode batch carries either \"state\" or \"patch\": {compact(sorted(batch))}")
         if "base" in batch and batch["base"] != previous["revision"]:
             self.fail(f"{where}: base {batch['base']}, expected {previous['revision']}")
         if batch.get("revision") != previous["revision"] + steps:
             self.fail(f"{where}: revision {batch.get('revision')} after {steps} steps from {previous['revision']}")
-        try:
-            state = jsonpatch.apply_patch(previous["state"], batch.get("patch", []))
-        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
-            self.fail(f"{where}: the patch does not apply: {error}")
-            state = ok_value(self.adapter.call("state"), "state")
+        if "state" in batch:
+            state = batch["state"]
+        else:
+            try:
+                state = jsonpatch.apply_patch(previous["state"], batch.get("patch", []))
+            except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
+                self.fail(f"{where}: the patch does not apply: {error}")
+                state = ok_value(self.adapter.call("state"), "state")
         previous.update(revision=batch.get("revision"), state=state)
         self.check_mirror(previous, where)
         current = {name: ok_value(self.adapter.call("query " + name), "query") for name in previous["queries"]}

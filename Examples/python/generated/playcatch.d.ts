@@ -64,4 +64,5 @@ export interface DroppedInput {
 /** What a call returns, in full or patch output mode. */
 export type Batch =
   | { readonly state: FeatureState; readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> }
-  | { readonly revision: number; readonly base: number; readonly patch: Array<PatchOperation>; readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> };
+  | { readonly revision: number; readonly base: number; readonly patch: Array<PatchOperation>; readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> }
+  | { readonly revision: number; readonly state: FeatureState; readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> };

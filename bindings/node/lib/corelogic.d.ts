@@ -49,7 +49,7 @@ export declare function raw(text: string): RawJSON;
 
 /** What one call returned: the state after its last step (or the patch to it), the commands, the step count. */
 export declare class Batch<State = any, Request = any> {
-  /** The state after the last step; undefined in patch mode. */
+  /** The state after the last step; in patch mode only when it was small enough to be sent whole. */
   readonly state: State;
   /** The commands of every step, in order. */
   readonly effects: Array<Command<Request>>;
@@ -180,8 +180,8 @@ export declare class StateMirror<State = any> {
   state: State;
   revision: number;
   reset(baseline: Baseline<State>): void;
-  /** Applies a patch batch; false, changing nothing, if a patch was missed (then reset from resync()). */
-  apply(message: { readonly revision?: number; readonly base?: number; readonly patch?: Array<PatchOperation> }): boolean;
+  /** Applies a patch-mode batch (a patch, or a small state sent whole); false, changing nothing, if a patch was missed (then reset from resync()). */
+  apply(message: { readonly revision?: number; readonly base?: number; readonly patch?: Array<PatchOperation>; readonly state?: State }): boolean;
 }
 
 export declare const OK: number;

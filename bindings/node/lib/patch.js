@@ -159,13 +159,22 @@ class StateMirror {
   }
 
   /**
-   * Applies a patch batch or a state-handler message ({revision, base, patch}).
-   * Returns false, and changes nothing, if its base is not this mirror's revision (a
-   * patch was missed: reset from system.resync()). A batch of 0 steps has nothing to
-   * apply and returns true.
+   * Applies a patch-mode batch or state-handler message: a patch ({revision, base,
+   * patch}), or a small state sent whole ({revision, state}), which becomes the mirror's.
+   * Returns false, and changes nothing, if a patch's base is not this mirror's revision (a
+   * patch was missed: reset from system.resync()) or a whole state is older than the
+   * mirror. A batch of 0 steps has nothing to apply and returns true.
    */
   apply(message) {
-    if (!message || !Array.isArray(message.patch)) fail('not a patch message (is the system in patch mode?)');
+    if (!message || typeof message.revision !== 'number') fail('not a patch-mode message (is the system in patch mode?)');
+    if (message.patch === undefined) {
+      if (!('state' in message)) fail('not a patch-mode message: neither "patch" nor "state"');
+      if (message.revision < this.revision) return false;
+      this.state = message.state;
+      this.revision = message.revision;
+      return true;
+    }
+    if (!Array.isArray(message.patch)) fail('not a patch message: "patch" is not an array');
     if (message.base !== this.revision) return false;
     this.state = applyPatch(this.state, message.patch);
     this.revision = message.revision;

@@ -11,11 +11,12 @@ export function goldenReplier(corelogic) {
   function batch(result) {
     if (result === corelogic.STALE) return 'stale';
     const out = { effects: result.effects, steps: result.steps, queries: result.queries || {} };
-    if (result.patch === undefined) out.state = result.state;
-    else {
+    if (result.revision !== undefined) {  // patch mode: a patch, or a small state sent whole
       mirror.apply(result);
-      Object.assign(out, { revision: result.revision, base: result.base, patch: result.patch });
+      out.revision = result.revision;
     }
+    if (result.patch === undefined) out.state = result.state;
+    else Object.assign(out, { base: result.base, patch: result.patch });
     return 'ok ' + JSON.stringify(out);
   }
 

@@ -28,8 +28,14 @@ test('a mirror fed every patch batch equals the full state at every step', () =>
   const search = new corelogic.System('search');
   const mirror = new corelogic.StateMirror(search.setOutput(corelogic.Output.PATCH));
   assert.equal(search.output, corelogic.Output.PATCH);
-  const events = [SWIFT, { queryChanged: { text: 'swiftui' } }];
-  for (const event of events) {
+  // The empty state is at most 64 bytes of JSON: the step that outgrows that sends its
+  // state whole, and patches follow from it.
+  const grown = search.send(SWIFT);
+  assert.equal(grown.patch, undefined);
+  assert.equal(grown.revision, 1);
+  assert.ok(mirror.apply(grown));
+  assert.deepEqual(mirror.state, search.state);
+  for (const event of [{ queryChanged: { text: 'swiftui' } }, { queryChanged: { text: 'swift' } }]) {
     const batch = search.send(event);
     assert.equal(batch.state, undefined);
     assert.equal(batch.base, mirror.revision);
@@ -44,21 +50,39 @@ test('a mirror fed every patch batch equals the full state at every step', () =>
   search.close();
 });
 
+// A search state of more than 64 bytes of JSON, which patch mode sends as patches.
+const LARGER = { query: 'swift', items: [], nextURL: '/search/repositories?q=swift', shouldLoadNextPage: false };
+
 test('a missed patch is noticed and resync catches up', () => {
+  const search = new corelogic.System('search', LARGER);
+  const mirror = new corelogic.StateMirror(search.setOutput(corelogic.Output.PATCH));
+  search.send('reachedBottom');               // a batch this host drops
+  const next = search.send({ loadFailed: { error: 'offline' } });
+  assert.equal(mirror.apply(next), false);
+  assert.equal(mirror.state.shouldLoadNextPage, false, 'a patch with the wrong base changes nothing');
+  assert.equal(mirror.state.lastError, undefined);
+  const baseline = search.resync();
+  assert.deepEqual(baseline.state.lastError, { offline: {} });
+  mirror.reset(baseline);
+  assert.ok(mirror.apply(search.send('retry')));
+  assert.deepEqual(mirror.state, search.state);
+  assert.deepEqual(search.setOutput(corelogic.Output.FULL).state, search.state);
+  assert.equal(search.send('reachedBottom').state.query, 'swift');
+  assert.throws(() => search.setOutput(7), corelogic.ArgumentError);
+  search.close();
+});
+
+test('a small state is sent whole and becomes the mirror', () => {
   const counter = new corelogic.System('counter');
   const mirror = new corelogic.StateMirror(counter.setOutput(corelogic.Output.PATCH));
-  counter.send('increment');                 // a batch this host drops
+  counter.send('increment');                 // a batch this host drops: the next one is whole
   const next = counter.send('increment');
-  assert.equal(mirror.apply(next), false);
-  assert.equal(mirror.state.count, 0, 'a patch with the wrong base changes nothing');
-  const baseline = counter.resync();
-  assert.deepEqual(baseline.state, { count: 2 });
-  mirror.reset(baseline);
-  assert.ok(mirror.apply(counter.send('increment')));
-  assert.deepEqual(mirror.state, { count: 3 });
-  assert.deepEqual(counter.setOutput(corelogic.Output.FULL).state, { count: 3 });
-  assert.deepEqual(counter.send('increment').state, { count: 4 });
-  assert.throws(() => counter.setOutput(7), corelogic.ArgumentError);
+  assert.deepEqual([next.revision, next.state, next.patch, next.base], [2, { count: 2 }, undefined, undefined]);
+  assert.ok(mirror.apply(next));
+  assert.deepEqual([mirror.revision, mirror.state], [2, { count: 2 }]);
+  assert.equal(mirror.apply({ revision: 1, state: { count: 1 } }), false, 'an older whole state changes nothing');
+  assert.deepEqual(mirror.state, { count: 2 });
+  assert.throws(() => mirror.apply({ revision: 3 }), /neither "patch" nor "state"/);
   counter.close();
 });
 

@@ -724,10 +724,11 @@ class _Runner:
         system = self.system
         assert system is not None
         full = system.state
-        if batch.patch is not None:
+        if batch.revision is not None:
             expected = (self.revision or 0) + batch.steps
             if batch.revision != expected:
                 self._fail("engine", "patch", f"patch revision {batch.revision}, expected {expected}", before, full)
+        if batch.patch is not None:
             try:
                 self.mirror = jsonpatch.apply_patch(self.mirror, copy.deepcopy(batch.patch))
             except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
@@ -738,6 +739,9 @@ class _Runner:
             self.revision = batch.revision or 0
         elif batch.state != full:
             self._fail("engine", "output", "the batch's state is not the library's state", before, full)
+        elif batch.revision is not None:
+            # Patch mode, a small state sent whole: the next patch continues from it.
+            self.mirror, self.revision = copy.deepcopy(batch.state), batch.revision
         for command in batch.effects:
             if "cancel" in command:
                 cancelled = self.running.pop(command["cancel"], None)

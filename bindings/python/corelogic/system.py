@@ -187,7 +187,9 @@ class Batch:
             changed since the previous batch, by name; ``{}`` when none did or
             none are watched.
         patch: in patch mode, the RFC 6902 operations the library sent (their
-            values now belong to the mirror); ``None`` in full mode.
+            values now belong to the mirror); ``None`` in full mode, and in
+            patch mode when the batch carried the whole state instead (a small
+            state is sent whole: see :meth:`System.set_output`).
         revision: in patch mode, the state revision ``state`` is at; ``None``
             in full mode.
         stale: always ``False`` (see :data:`STALE`), so ``if result.stale:``
@@ -428,7 +430,7 @@ class System:
         value = _parse(raw)
         if self._output == "patch":
             state = self._advance(value)
-            return Batch(state, value["effects"], value["steps"], value.get("queries"), value["patch"], self._revision,
+            return Batch(state, value["effects"], value["steps"], value.get("queries"), value.get("patch"), self._revision,
                          value.get("dropped"))
         return Batch(value["state"], value["effects"], value["steps"], value.get("queries"), dropped=value.get("dropped"))
 
@@ -556,10 +558,12 @@ class System:
         patch mode the library sends an RFC 6902 JSON Patch from the state this
         system last received to the new one, and the system applies it to a
         local mirror of the state: :attr:`Batch.state` is still the whole state
-        (a ``dict``), at a cost that follows the size of the change. The mirror
-        is updated in place by later calls, so treat it as read-only and copy
-        it (``copy.deepcopy``) to keep a snapshot. A state handler
-        (:meth:`on_state`) receives the mirror too.
+        (a ``dict``), at a cost that follows the size of the change. A state
+        small enough to cost no more than a patch (64 bytes of JSON) is sent
+        whole instead, and becomes the mirror (:attr:`Batch.patch` is then
+        ``None``). The mirror is updated in place by later calls, so treat it
+        as read-only and copy it (``copy.deepcopy``) to keep a snapshot. A
+        state handler (:meth:`on_state`) receives the mirror too.
 
         When a patch does not continue from the mirror's revision (a call
         made without a batch, another thread's call, a handler's patch), the
@@ -629,17 +633,23 @@ class System:
     def _patch_batch(self, value: Dict[str, Any]) -> Batch:
         """The :class:`Batch` of a patch-mode batch: the patch applied to the mirror."""
         state = self._advance(value)
-        return Batch(state, value["effects"], value["steps"], value.get("queries"), value["patch"], self._revision, value.get("dropped"))
+        return Batch(state, value["effects"], value["steps"], value.get("queries"), value.get("patch"), self._revision,
+                     value.get("dropped"))
 
     def _advance(self, value: Dict[str, Any]) -> JSONValue:
-        """Bring the mirror to the patch's revision: apply it when it continues
-        from the mirror, skip it when the mirror is already past it, resync
-        when something was missed. Returns the mirror."""
-        revision, base = value["revision"], value["base"]
+        """Bring the mirror to the batch's revision: take the whole state it
+        carries, or apply its patch when it continues from the mirror; skip it
+        when the mirror is already past it, resync when something was missed.
+        Returns the mirror."""
+        revision = value["revision"]
         with self._mirror_lock:
             if revision <= self._revision:
                 return self._mirror
-            if base == self._revision:
+            if "state" in value:
+                self._mirror = value["state"]
+                self._revision = revision
+                return self._mirror
+            if value["base"] == self._revision:
                 # One top-level member replaced (a counter's step, a flag flipped): in
                 # line, with nothing to undo, since nothing else can fail.
                 patch = value["patch"]

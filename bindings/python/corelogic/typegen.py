@@ -670,7 +670,9 @@ class _TypeScript(_Writer):
                    "readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> }")
         out.append("  | { readonly revision: number; readonly base: number; readonly patch: Array<PatchOperation>; "
                    "readonly queries?: Partial<QueryValues>; readonly effects: Array<Command>; readonly steps: number; "
-                   "readonly dropped?: Array<DroppedInput> };")
+                   "readonly dropped?: Array<DroppedInput> }")
+        out.append("  | { readonly revision: number; readonly state: FeatureState; readonly queries?: Partial<QueryValues>; "
+                   "readonly effects: Array<Command>; readonly steps: number; readonly dropped?: Array<DroppedInput> };")
         return "\n".join(out) + "\n"
 
 

@@ -23,12 +23,14 @@ def batch(result):
     if result is corelogic.STALE:
         return "stale"
     out = {"effects": result.effects, "steps": result.steps, "queries": result.queries}
+    if result.revision is not None:  # patch mode: a patch, or a small state sent whole
+        global mirror
+        mirror = result.state
+        out["revision"] = result.revision
     if result.patch is None:
         out["state"] = result.state
     else:
-        global mirror
-        mirror = result.state
-        out.update(revision=result.revision, patch=result.patch)
+        out["patch"] = result.patch
     return "ok " + json.dumps(out)
 
 

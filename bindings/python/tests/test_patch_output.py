@@ -271,7 +271,8 @@ def test_random_sequences_give_the_same_states_in_patch_mode(feature, library):
             assert b.effects == a.effects and b.steps == a.steps, where
             assert b.revision == revision + b.steps, where
             revision = b.revision
-            assert jsonpatch.apply_patch(previous, b.patch) == b.state, (where, b.patch)
+            if b.patch is not None:
+                assert jsonpatch.apply_patch(previous, b.patch) == b.state, (where, b.patch)
             previous = copy.deepcopy(b.state)
             current = {name: full.query(name) for name in names}
             changed = {name: value for name, value in current.items() if value != known[name]}
@@ -297,14 +298,33 @@ def test_set_output_starts_a_baseline_and_full_mode_keeps_its_batches(search):
     assert batch.state == search.state and batch.state["lastError"] == {"offline": {}}
 
 
+# A search state of more than 64 bytes of JSON, which patch mode sends as patches.
+LARGER_SEARCH = {"query": "swift", "items": [], "nextURL": "/search/repositories?q=swift", "shouldLoadNextPage": False}
+
+
 def test_a_batch_state_is_the_live_mirror(library):
+    with corelogic.System("search", LARGER_SEARCH, library=library, output="patch") as search:
+        first = search.send("reachedBottom")
+        second = search.send({"loadFailed": {"error": "offline"}})
+        assert first.patch is not None and second.patch is not None
+        assert first.state is second.state and second.state["lastError"] == {"offline": {}}
+        kept = copy.deepcopy(second.state)
+        search.send("retry")
+        assert kept["lastError"] == {"offline": {}} and "lastError" not in search.state
+
+
+def test_a_small_state_is_sent_whole_and_becomes_the_mirror(library):
     with corelogic.System("counter", library=library, output="patch") as counter:
         first = counter.send("increment")
         second = counter.send("increment")
-        assert first.state is second.state and second.state == {"count": 2}
-        kept = copy.deepcopy(second.state)
-        counter.send("increment")
-        assert kept == {"count": 2}
+        assert first.patch is None and second.patch is None
+        assert (first.revision, first.state) == (1, {"count": 1})
+        assert (second.revision, second.state) == (2, {"count": 2}) and counter.revision == 2
+    with corelogic.System("search", library=library, output="patch") as search:
+        grown = search.send({"queryChanged": {"text": "swift"}})
+        assert grown.patch is None and grown.state == search.state, "the state that outgrows 64 bytes comes whole"
+        after = search.send({"queryChanged": {"text": "swifter"}})
+        assert after.patch is not None and after.state == search.state
 
 
 def test_a_missed_patch_is_repaired_by_a_resync(library):
@@ -440,8 +460,8 @@ def test_threads_sharing_a_patch_mode_system_keep_one_right_mirror(library):
 def test_a_patch_that_does_not_apply_resyncs_the_mirror(library, caplog):
     # The mirror is read-only; one modified anyway so that the next patch no
     # longer applies is replaced by the library's state, and the error logged.
-    with corelogic.System("counter", library=library, output="patch") as counter:
-        del counter.send("increment").state["count"]
-        batch = counter.send("increment")
-        assert batch.state == {"count": 2} == counter.state
+    with corelogic.System("search", LARGER_SEARCH, library=library, output="patch") as search:
+        del search.send({"loadFailed": {"error": "offline"}}).state["lastError"]
+        batch = search.send("retry")
+        assert batch.patch is not None and "lastError" not in batch.state and batch.state == search.state
         assert "did not apply" in caplog.text

@@ -433,7 +433,9 @@ def test_patch_mode_batches_and_watched_queries_validate(path, library):
                 else:
                     continue
                 if status == 0:
-                    assert ("patch" in batch) == (mode == 1)
+                    # Patch mode: a patch, or a state of at most 64 bytes sent whole.
+                    assert ("revision" in batch) == (mode == 1)
+                    assert ("patch" in batch) != ("state" in batch)
                     assert_valid(feature, "batch", batch, library, f"mode {mode} step {number} batch")
             status, resynced = _call(library, "corelogic_system_resync", handle)
             assert status == 0

@@ -31,7 +31,7 @@
 
 import { ArgumentError, HandleError, TimeoutError } from './errors.js';
 import { StateMirror } from './patch.js';
-import { System, features } from './system.js';
+import { Output, System, features } from './system.js';
 
 class Runner {
   /**
@@ -168,9 +168,10 @@ class Runner {
   }
 
   _onState(message) {
-    if (message !== null && typeof message === 'object' && Array.isArray(message.patch)) {
-      // Patch mode: follow the patches; after a gap (a patch this runner never saw),
-      // catch up once the current call has returned.
+    if (message !== null && typeof message === 'object' && (Array.isArray(message.patch) ||
+        (this.system.output === Output.PATCH && typeof message.revision === 'number' && 'state' in message))) {
+      // Patch mode (a patch, or a small state sent whole): follow the changes; after a gap
+      // (a patch this runner never saw), catch up once the current call has returned.
       if (!this._mirror || !this._mirror.apply(message)) {
         this._queueResync();
         return;

@@ -153,19 +153,22 @@ class Batch {
 
   constructor(value, json) {
     this.#json = json;
-    /** The state after the last step; undefined in patch mode. */
+    /** The state after the last step; in patch mode, only when it was sent whole (a small
+     * state, see StateMirror), else undefined. */
     this.state = value.state;
     /** The commands of every step, in order: {cancel: id} or {start: {id, feedback, request}}. */
     this.effects = value.effects;
     /** How many steps the call ran (0 for a creation batch or a call queued from a handler). */
     this.steps = value.steps;
-    if ('patch' in value) {
+    if ('revision' in value) {
       /** Patch mode: the revision this batch's state has. */
       this.revision = value.revision;
-      /** Patch mode: the revision the patch applies to. */
-      this.base = value.base;
-      /** Patch mode: the RFC 6902 operations from `base` to `revision` (see StateMirror). */
-      this.patch = value.patch;
+      if ('patch' in value) {
+        /** Patch mode: the revision the patch applies to. */
+        this.base = value.base;
+        /** Patch mode: the RFC 6902 operations from `base` to `revision` (see StateMirror). */
+        this.patch = value.patch;
+      }
     }
     if ('queries' in value) {
       /** The watched queries whose value changed since the previous batch (see watchQueries). */
@@ -373,7 +376,8 @@ class System {
 
   /**
    * Sets the output mode: Output.FULL (whole states, the default) or Output.PATCH
-   * (batches carry {revision, base, patch}, the state handler {revision, base, patch}).
+   * (batches carry {revision, base, patch}, the state handler {revision, base, patch};
+   * a state of at most 64 bytes of JSON is sent whole instead, {revision, state}).
    * Returns {revision, state}: what the next patch applies to (a new baseline, also when
    * already in patch mode). The creation batch always carries the whole state.
    * @throws {ArgumentError} an unknown mode (nothing changes)

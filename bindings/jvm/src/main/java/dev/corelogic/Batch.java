@@ -44,13 +44,19 @@ public final class Batch {
         return value;
     }
 
-    /** The state after the last step (a JSON object, see {@link Json}); null if stale or in patch mode. */
+    /**
+     * The state after the last step (a JSON object, see {@link Json}); null if stale, and in
+     * patch mode unless the state was small enough to be sent whole (see {@link StateMirror}).
+     */
     public Map<String, Object> state() {
         Object state = parsed().get("state");
         return state == null ? null : Json.object(state);
     }
 
-    /** True for a batch of patch mode ({@link System#setOutput}): it has a patch, not a state. */
+    /**
+     * True for a batch of patch mode ({@link System#setOutput}) that carries a patch; a
+     * small state is sent whole instead (then {@link #revision()} is set and this is false).
+     */
     public boolean isPatch() {
         return parsed().containsKey("patch");
     }

@@ -312,9 +312,11 @@ public final class EffectRunner implements AutoCloseable {
 
     private void onState(Map<String, Object> message) {
         synchronized (stateLock) {
-            if (message.get("patch") instanceof List<?>) {
-                // Patch mode: follow the patches; after a gap (a patch this runner never
-                // saw), the waiting thread catches up with resync, outside the handler.
+            if (message.get("patch") instanceof List<?> || (system.output() == Output.PATCH
+                    && message.get("revision") instanceof Number && message.containsKey("state"))) {
+                // Patch mode (a patch, or a small state sent whole): follow the changes;
+                // after a gap (a patch this runner never saw), the waiting thread catches
+                // up with resync, outside the handler.
                 if (mirror == null || !mirror.apply(message)) {
                     needsResync = true;
                     stateLock.notifyAll();

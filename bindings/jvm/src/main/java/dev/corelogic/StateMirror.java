@@ -60,20 +60,33 @@ public final class StateMirror {
     }
 
     /**
-     * Applies a patch batch or a state-handler message ({@code {"revision","base","patch"}}).
-     * Returns false, and changes nothing, if its base is not this mirror's revision (a
-     * patch was missed: {@link #reset} from {@link System#resync()}).
+     * Applies a patch-mode batch or state-handler message: a patch
+     * ({@code {"revision","base","patch"}}), or a small state sent whole
+     * ({@code {"revision","state"}}), which becomes the mirror's. Returns false, and changes
+     * nothing, if a patch's base is not this mirror's revision (a patch was missed:
+     * {@link #reset} from {@link System#resync()}) or a whole state is older than the mirror.
      *
-     * @throws IllegalArgumentException not a patch message
+     * @throws IllegalArgumentException not a patch-mode message
      * @throws PatchException a patch that does not apply (the mirror stays as it was)
      */
     public boolean apply(Map<String, Object> message) {
-        if (!(message.get("patch") instanceof List<?> patch)) {
-            throw new IllegalArgumentException("not a patch message (is the system in patch mode?)");
+        if (!(message.get("revision") instanceof Number next)) {
+            throw new IllegalArgumentException("not a patch-mode message (is the system in patch mode?)");
         }
+        Object patch = message.get("patch");
+        if (patch == null) {
+            if (!message.containsKey("state")) {
+                throw new IllegalArgumentException("not a patch-mode message: neither \"patch\" nor \"state\"");
+            }
+            if (next.longValue() < revision) return false;
+            state = message.get("state");
+            revision = next.longValue();
+            return true;
+        }
+        if (!(patch instanceof List<?> operations)) throw new IllegalArgumentException("not a patch message: \"patch\" is not an array");
         if (!(message.get("base") instanceof Number base) || base.longValue() != revision) return false;
-        state = applyPatch(state, patch);
-        revision = ((Number) message.get("revision")).longValue();
+        state = applyPatch(state, operations);
+        revision = next.longValue();
         return true;
     }
 

@@ -316,8 +316,9 @@ public final class System implements AutoCloseable {
     }
 
     /**
-     * Receives the state after each step (in patch mode, {@code {"revision","base","patch"}}:
-     * see {@link StateMirror}); null removes the handler. The rules of {@link #onCommand} apply.
+     * Receives the state after each step (in patch mode, {@code {"revision","base","patch"}},
+     * or {@code {"revision","state"}} for a small state: see {@link StateMirror}); null removes
+     * the handler. The rules of {@link #onCommand} apply.
      */
     public void onState(Consumer<Map<String, Object>> handler) {
         stateHandler = handler;
@@ -358,7 +359,8 @@ public final class System implements AutoCloseable {
     /**
      * Sets the output mode: {@link Output#FULL} (whole states, the default) or
      * {@link Output#PATCH} (batches and the state handler carry
-     * {@code {"revision","base","patch"}}; see {@link StateMirror}). Returns the state and
+     * {@code {"revision","base","patch"}}, or the whole state while it is at most 64 bytes of
+     * JSON; see {@link StateMirror}). Returns the state and
      * revision the next patch applies to (a new baseline, also when already in patch
      * mode). Creation batches always carry the whole state. May be called from a handler.
      */

@@ -75,9 +75,11 @@ public final class GoldenAdapter {
                 : object("cancel", Json.raw(Long.toUnsignedString(((Command.Cancel) command).id())))).toList());
         out.put("steps", batch.steps());
         out.put("queries", batch.queries() == null ? Map.of() : batch.queries());
-        if (batch.isPatch()) {
+        if (batch.revision() >= 0) { // patch mode: a patch, or a small state sent whole
             mirror.apply(batch);
             out.put("revision", batch.revision());
+        }
+        if (batch.isPatch()) {
             out.put("base", batch.base());
             out.put("patch", batch.patch());
         } else {

@@ -43,12 +43,23 @@ class PatchTest {
                 (List<?>) Json.parse("[{\"op\":\"move\",\"path\":\"/a\",\"from\":\"/b\"}]")));
     }
 
+    /** A search state of more than 64 bytes of JSON, which patch mode sends as patches. */
+    static final String LARGER = "{\"query\":\"swift\",\"items\":[],\"nextURL\":\"/search/repositories?q=swift\","
+            + "\"shouldLoadNextPage\":false}";
+
     @Test
     void aMirrorFedEveryPatchBatchEqualsTheFullStateAtEveryStep() {
         try (System search = new System("search")) {
             StateMirror mirror = new StateMirror(search.setOutput(Output.PATCH));
             assertEquals(Output.PATCH, search.output());
-            for (Object event : List.of(SWIFT, Map.of("queryChanged", Map.of("text", "swiftui")))) {
+            // The empty state is at most 64 bytes of JSON: the step that outgrows that sends
+            // its state whole, and patches follow from it.
+            Batch grown = search.send(SWIFT);
+            assertFalse(grown.isPatch());
+            assertEquals(1, grown.revision());
+            assertTrue(mirror.apply(grown));
+            assertEquals(search.state(), mirror.state());
+            for (Object event : List.of(Map.of("queryChanged", Map.of("text", "swiftui")), SWIFT)) {
                 Batch batch = search.send(event);
                 assertTrue(batch.isPatch());
                 assertNull(batch.state());
@@ -65,19 +76,39 @@ class PatchTest {
 
     @Test
     void aMissedPatchIsNoticedAndResyncCatchesUp() {
+        try (System search = new System("search", Json.raw(LARGER))) {
+            StateMirror mirror = new StateMirror(search.setOutput(Output.PATCH));
+            search.send("reachedBottom"); // a batch this host drops
+            assertFalse(mirror.apply(search.send(Map.of("loadFailed", Map.of("error", "offline")))));
+            assertEquals(false, mirror.state().get("shouldLoadNextPage"), "a patch with the wrong base changes nothing");
+            assertNull(mirror.state().get("lastError"));
+            Baseline baseline = search.resync();
+            assertEquals(Map.of("offline", Map.of()), baseline.state().get("lastError"));
+            mirror.reset(baseline);
+            assertTrue(mirror.apply(search.send("retry")));
+            assertEquals(search.state(), mirror.state());
+            assertEquals(search.state(), search.setOutput(Output.FULL).state());
+            assertEquals("swift", search.send("reachedBottom").state().get("query"));
+            assertThrows(ArgumentException.class, () -> search.setOutput(null));
+        }
+    }
+
+    @Test
+    void aSmallStateIsSentWholeAndBecomesTheMirror() {
         try (System counter = new System("counter")) {
             StateMirror mirror = new StateMirror(counter.setOutput(Output.PATCH));
-            counter.send("increment"); // a batch this host drops
-            assertFalse(mirror.apply(counter.send("increment")));
-            assertEquals(0L, mirror.state().get("count"), "a patch with the wrong base changes nothing");
-            Baseline baseline = counter.resync();
-            assertEquals(Map.of("count", 2L), baseline.state());
-            mirror.reset(baseline);
-            assertTrue(mirror.apply(counter.send("increment")));
-            assertEquals(Map.of("count", 3L), mirror.state());
-            assertEquals(Map.of("count", 3L), counter.setOutput(Output.FULL).state());
-            assertEquals(Map.of("count", 4L), counter.send("increment").state());
-            assertThrows(ArgumentException.class, () -> counter.setOutput(null));
+            counter.send("increment"); // a batch this host drops: the next one is whole
+            Batch next = counter.send("increment");
+            assertFalse(next.isPatch());
+            assertEquals(2, next.revision());
+            assertEquals(Map.of("count", 2L), next.state());
+            assertTrue(mirror.apply(next));
+            assertEquals(2, mirror.revision());
+            assertEquals(Map.of("count", 2L), mirror.state());
+            assertFalse(mirror.apply(Json.object(Json.parse("{\"revision\":1,\"state\":{\"count\":1}}"))),
+                    "an older whole state changes nothing");
+            assertEquals(Map.of("count", 2L), mirror.state());
+            assertThrows(IllegalArgumentException.class, () -> mirror.apply(Json.object(Json.parse("{\"revision\":3}"))));
         }
     }
 
