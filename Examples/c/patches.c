@@ -11,10 +11,12 @@
  *   patches [--pages N] [--page-size N]      (defaults: 5 pages of 10 items)
  *
  * The rules a host follows, in order, for every batch:
- *   1. if the batch's "base" is not the mirror's revision, the host missed something:
- *      corelogic_system_resync() gives the current state and revision;
- *   2. else apply "patch" to the mirror and take "revision";
- *   3. "queries" holds the watched queries whose value changed (often {}).
+ *   1. a batch that carries "state" (a state of at most 64 bytes of JSON is sent whole,
+ *      which costs the host no more than a patch) replaces the mirror, with its "revision";
+ *   2. else, if the batch's "base" is not the mirror's revision, the host missed
+ *      something: corelogic_system_resync() gives the current state and revision;
+ *   3. else apply "patch" to the mirror and take "revision";
+ *   4. "queries" holds the watched queries whose value changed (often {}).
  */
 #include <corelogic.h>
 #include <stdio.h>
@@ -70,8 +72,13 @@ static json_value *absorb(host *h, corelogic_system system, char *text, const ch
     size_t bytes = strlen(text);
     json_value *batch = parse_owned(text);
     const json_value *patch = json_get(batch, "patch");
+    const json_value *whole = json_get(batch, "state");
     char error[256];
-    if (integer(batch, "base") != h->revision) {
+    if (whole != NULL) {
+        json_free(h->mirror);
+        h->mirror = json_copy(whole);
+        h->revision = integer(batch, "revision");
+    } else if (integer(batch, "base") != h->revision) {
         printf("%-28s base %lld is not the mirror's revision %lld: resync\n", what, integer(batch, "base"), h->revision);
         resync(h, system);
     } else if (json_patch_apply(&h->mirror, patch, error, sizeof error) != 0) {
@@ -86,8 +93,11 @@ static json_value *absorb(host *h, corelogic_system system, char *text, const ch
     if (status != CORELOGIC_OK) die("corelogic_system_state", status);
     const json_value *items = json_get(h->mirror, "items");
     char *queries = json_write(json_get(batch, "queries"));
-    printf("%-28s revision %lld: %zu ops in a %zu-byte batch (the state: %zu bytes), %zu items, queries changed: %s\n",
-           what, h->revision, patch != NULL ? patch->length : 0, bytes, strlen(state), items != NULL ? items->length : 0, queries);
+    char carried[64];
+    if (whole != NULL) snprintf(carried, sizeof carried, "the whole state");
+    else snprintf(carried, sizeof carried, "%zu ops", patch != NULL ? patch->length : 0);
+    printf("%-28s revision %lld: %s in a %zu-byte batch (the state: %zu bytes), %zu items, queries changed: %s\n",
+           what, h->revision, carried, bytes, strlen(state), items != NULL ? items->length : 0, queries);
     corelogic_free(state);
     free(queries);
     return batch;
