@@ -15,9 +15,9 @@ holds the cases every host's applier follows.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["PatchError", "apply_patch", "parse_pointer", "member_key"]
+__all__ = ["PatchError", "apply_patch", "apply_patch_unlogged", "parse_pointer", "member_key"]
 
 
 class PatchError(ValueError):
@@ -113,37 +113,9 @@ def apply_patch(document: Any, patch: Sequence[Dict[str, Any]], *, copy_values: 
             missing member, an index out of range, a missing ``"value"``, an
             op other than ``add``, ``remove`` and ``replace``).
     """
-    if not isinstance(patch, list):
-        raise PatchError(f"a patch is a list of operations, not {type(patch).__name__}")
     undo: List[Tuple[Any, ...]] = []
-    result = document
-    keys = MEMBER_KEYS
     try:
-        for operation in patch:
-            # The most frequent operations, on a member of the top-level object (a field
-            # replaced, an optional one added or removed), in line: the general path
-            # costs several calls.
-            if type(operation) is dict and type(result) is dict and not copy_values:
-                pointer = operation.get("path")
-                key = keys.get(pointer) if type(pointer) is str else None
-                if key is None:
-                    key = member_key(pointer)
-                if key is not None:
-                    op = operation.get("op")
-                    present = key in result
-                    if op == "replace" and present and "value" in operation:
-                        undo.append(("set", result, key, result[key]))
-                        result[key] = operation["value"]
-                        continue
-                    if op == "add" and "value" in operation:
-                        undo.append(("set", result, key, result[key]) if present else ("delete", result, key, None))
-                        result[key] = operation["value"]
-                        continue
-                    if op == "remove" and present:
-                        undo.append(("set", result, key, result[key]))
-                        del result[key]
-                        continue
-            result = _apply_one(result, operation, undo, copy_values)
+        return apply_patch_unlogged(document, patch, undo, copy_values)
     except PatchError:
         for kind, parent, key, value in reversed(undo):
             if kind == "set":
@@ -153,6 +125,47 @@ def apply_patch(document: Any, patch: Sequence[Dict[str, Any]], *, copy_values: 
             else:  # "insert": an array element was removed from `key`
                 parent.insert(key, value)
         raise
+
+
+def apply_patch_unlogged(document: Any, patch: Sequence[Dict[str, Any]],
+                         undo: Optional[List[Tuple[Any, ...]]] = None, copy_values: bool = False) -> Any:
+    """:func:`apply_patch` without its undo log, for a caller that replaces
+    ``document`` when a patch fails (the state mirror resyncs from the
+    library): an operation that fails leaves the ones before it applied.
+    (:func:`apply_patch` passes its log as ``undo``.)"""
+    if not isinstance(patch, list):
+        raise PatchError(f"a patch is a list of operations, not {type(patch).__name__}")
+    result = document
+    keys = MEMBER_KEYS
+    for operation in patch:
+        # The most frequent operations, on a member of the top-level object (a field
+        # replaced, an optional one added or removed), in line: the general path costs
+        # several calls.
+        if type(operation) is dict and type(result) is dict and not copy_values:
+            pointer = operation.get("path")
+            key = keys.get(pointer) if type(pointer) is str else None
+            if key is None:
+                key = member_key(pointer)
+            if key is not None:
+                op = operation.get("op")
+                present = key in result
+                if op == "replace" and present and "value" in operation:
+                    if undo is not None:
+                        undo.append(("set", result, key, result[key]))
+                    result[key] = operation["value"]
+                    continue
+                if op == "add" and "value" in operation:
+                    if undo is not None:
+                        undo.append(("set", result, key, result[key]) if present else ("delete", result, key, None))
+                    result[key] = operation["value"]
+                    continue
+                if op == "remove" and present:
+                    if undo is not None:
+                        undo.append(("set", result, key, result[key]))
+                    del result[key]
+                    continue
+        # The general path logs always (into a list dropped at once when unlogged).
+        result = _apply_one(result, operation, [] if undo is None else undo, copy_values)
     return result
 
 

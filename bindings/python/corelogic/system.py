@@ -18,7 +18,7 @@ import weakref
 from typing import Any, Callable, Dict, List, Optional, Protocol, TypeVar, Union
 
 from ._library import CALLBACK, Library, PathLike, load_library
-from ._patch import MEMBER_KEYS, PatchError, apply_patch
+from ._patch import PatchError, apply_patch_unlogged
 from .errors import ERR_HANDLE, ArgumentError, CorelogicError, HandleError, error_for_status
 
 __all__ = [
@@ -650,27 +650,15 @@ class System:
                 self._revision = revision
                 return self._mirror
             if value["base"] == self._revision:
-                # One top-level member replaced (a counter's step, a flag flipped): in
-                # line, with nothing to undo, since nothing else can fail.
-                patch = value["patch"]
-                mirror = self._mirror
-                if type(patch) is list and len(patch) == 1 and type(mirror) is dict:
-                    operation = patch[0]
-                    if type(operation) is dict:
-                        pointer = operation.get("path")
-                        key = MEMBER_KEYS.get(pointer) if type(pointer) is str else None
-                        if key is not None and key in mirror and operation.get("op") == "replace" \
-                                and "value" in operation:
-                            mirror[key] = operation["value"]
-                            self._revision = revision
-                            return mirror
+                # Applied without an undo log: a patch that fails part way is repaired by
+                # the resync below, which replaces the mirror with the library's state.
                 try:
-                    self._mirror = apply_patch(self._mirror, value["patch"])
+                    self._mirror = apply_patch_unlogged(self._mirror, value["patch"])
                     self._revision = revision
                     return self._mirror
                 except PatchError:
                     log.exception("corelogic: a patch did not apply to the %r mirror; resyncing", self._feature)
-                    self._revision = -1  # the mirror is as it was, but behind: only a resync repairs it
+                    self._revision = -1  # only a resync repairs the mirror now
         return self.resync()
 
     # -- push handlers ------------------------------------------------------
