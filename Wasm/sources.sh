@@ -9,7 +9,7 @@ WASM_SOURCES="
 $S/Embedded/*.swift
 $S/Engine/*.swift $S/Engine/Internal/*.swift
 $S/JSON/JSONByteBuffer.swift $S/JSON/JSONDirect.swift $S/JSON/JSONError.swift $S/JSON/JSONFailure.swift
-$S/JSON/JSONIdentity.swift $S/JSON/JSONLimits.swift $S/JSON/JSONParser.swift $S/JSON/JSONWriter.swift
+$S/JSON/JSONLimits.swift $S/JSON/JSONParser.swift $S/JSON/JSONWriter.swift
 $S/JSON/JSONValue.swift $S/JSON/JSONTape.swift $S/JSON/JSONPayloadlessCases.swift
 $S/Patch/DirectDiffer.swift $S/Patch/TrackedArray.swift
 $S/Trace/InputKind.swift $S/Wire/AnySystem.swift $S/Wire/AppFeatures.swift $S/Wire/FeatureDescriptor.swift $S/Wire/WireSystem.swift
