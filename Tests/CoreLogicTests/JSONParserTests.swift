@@ -1,5 +1,6 @@
 import XCTest
 @testable import CoreLogic
+import CoreLogicTesting
 
 /// Accepts any JSON value without looking at it: decoding into it exercises only
 /// the byte-level validation of the decode path.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CoreLogic
+import CoreLogicTesting
 
 final class JSONWriterTests: XCTestCase {
     func testStringsEscapeQuotesBackslashesAndControlCharactersOnly() {

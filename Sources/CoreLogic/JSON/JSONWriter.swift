@@ -1,10 +1,11 @@
 /// Serializes `JSONValue` to UTF-8 JSON text.
 ///
-/// Output is compact (no whitespace) unless `prettyString` is used. Strings escape
-/// `"`, `\` and control characters (`\n \t \r \b \f`, others as `\u00XX`); `/` and
-/// non-ASCII characters are written as-is (raw UTF-8). Doubles use Swift's
-/// shortest round-trip form (`1.0`, `0.1`, `1e-05`); a non-finite double, which
-/// no parsed value can hold, is written as `null`. Object keys keep their order.
+/// Output is compact (no whitespace; CoreLogicTesting's `prettyString` indents it for
+/// golden files). Strings escape `"`, `\` and control characters (`\n \t \r \b \f`,
+/// others as `\u00XX`); `/` and non-ASCII characters are written as-is (raw UTF-8).
+/// Doubles use Swift's shortest round-trip form (`1.0`, `0.1`, `1e-05`); a non-finite
+/// double, which no parsed value can hold, is written as `null`. Object keys keep their
+/// order.
 public enum JSONWriter {
     /// Appends the compact JSON text of `value` to `out`.
     public static func write(_ value: JSONValue, into out: inout [UInt8]) { write(value, to: &out) }
@@ -46,15 +47,6 @@ public enum JSONWriter {
         var out: [UInt8] = []
         out.reserveCapacity(64)
         write(value, into: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Indented JSON text of `value` for human-read files such as golden files:
-    /// one member per line, `"key": value`, keys in the object's order, empty
-    /// containers as `[]` and `{}`, no trailing newline.
-    public static func prettyString(_ value: JSONValue, indent: Int = 2) -> String {
-        var out: [UInt8] = []
-        writePretty(value, indent: max(0, indent), level: 0, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -107,38 +99,5 @@ public enum JSONWriter {
         guard f.isFinite else { appendASCII("null", &out); return }
         var text = f.description
         text.withUTF8 { out.appendBytes($0) }
-    }
-
-    static func writePretty(_ value: JSONValue, indent: Int, level: Int, into out: inout [UInt8]) {
-        func newline(_ lv: Int) {
-            out.append(0x0A)
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * lv))
-        }
-        switch value {
-        case .array(let a):
-            if a.isEmpty { appendASCII("[]", &out); return }
-            out.append(UInt8(ascii: "["))
-            for (n, v) in a.enumerated() {
-                if n > 0 { out.append(UInt8(ascii: ",")) }
-                newline(level + 1)
-                writePretty(v, indent: indent, level: level + 1, into: &out)
-            }
-            newline(level)
-            out.append(UInt8(ascii: "]"))
-        case .object(let pairs):
-            if pairs.isEmpty { appendASCII("{}", &out); return }
-            out.append(UInt8(ascii: "{"))
-            for (n, (k, v)) in pairs.enumerated() {
-                if n > 0 { out.append(UInt8(ascii: ",")) }
-                newline(level + 1)
-                writeString(k, into: &out)
-                out.append(UInt8(ascii: ":")); out.append(UInt8(ascii: " "))
-                writePretty(v, indent: indent, level: level + 1, into: &out)
-            }
-            newline(level)
-            out.append(UInt8(ascii: "}"))
-        default:
-            write(value, into: &out)
-        }
     }
 }
