@@ -97,6 +97,9 @@ SCALING_RATIO = 1.1
 # Repetitions for the scaling rows, whose set-up (a state of up to 100,000 items) is slow
 # under callgrind: fewer, since the difference is what counts.
 SCALING_SMALL, SCALING_LARGE = 100, 600
+# The appends measured are pages SMALL + 1 to LARGE of one system, so the list grows from
+# N + 10 * SMALL to N + 10 * LARGE items while they are counted: few pages, close to N.
+APPEND_SMALL, APPEND_LARGE = 1, 51
 MEMORY_ITEMS = 10000
 MEMORY_RATIO = 1.2
 # Start-up: from dlopen to the first batch, for one feature, in a process that has loaded
@@ -216,13 +219,16 @@ def main() -> int:
             missed.append(f"crossover: {shown} > {CROSSOVER_TARGET}")
 
     if wanted("scaling"):
-        print(f"\npatch output, state of N items (instructions per event, ratio to N = 0)")
+        print(f"\npatch output, state of N items (instructions per event, ratio to N = 0); the appends "
+              f"counted are pages {APPEND_SMALL + 1} to {APPEND_LARGE}, onto a list of N + {10 * APPEND_SMALL} "
+              f"to N + {10 * APPEND_LARGE} items")
         print(f"{'N':>8} {'untouched':>10} {'ratio':>6} {'10-item append':>15} {'ratio':>6}")
         base: dict[str, float] = {}
         for items in SCALING_ITEMS:
             row = []
             for name in ("untouched-patch", "append-patch"):
-                cost = measure("abi", f"{name}:{items}", SCALING_SMALL, SCALING_LARGE)
+                small, large = (APPEND_SMALL, APPEND_LARGE) if name == "append-patch" else (SCALING_SMALL, SCALING_LARGE)
+                cost = measure("abi", f"{name}:{items}", small, large)
                 base.setdefault(name, cost)
                 row.append((cost, cost / base[name]))
                 if cost / base[name] > SCALING_RATIO:
