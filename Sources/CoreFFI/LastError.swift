@@ -79,7 +79,6 @@ enum LastError {
 
 /// Runs one ABI call: maps thrown errors to their status and message, so nothing a
 /// host does surfaces as a Swift error, and records the thread's last error.
-#if hasFeature(Embedded)
 @inline(__always)
 func abiCall(_ function: StaticString, _ body: () throws(CoreLogicFailure) -> Status) -> Int32 {
     do {
@@ -87,27 +86,22 @@ func abiCall(_ function: StaticString, _ body: () throws(CoreLogicFailure) -> St
         if status == .ok { LastError.clear() }
         return status.rawValue
     } catch {
-        LastError.set("\(function): \(error.message)")
-        return error.status.rawValue
+        let (status, message) = failure(error)
+        LastError.set("\(function): \(message)")
+        return status.rawValue
     }
 }
+
+/// The status and message of what an ABI call threw. The WebAssembly build throws
+/// ``CoreLogicError`` alone; natively anything else is an argument the call could not take,
+/// but for running out of memory.
+#if hasFeature(Embedded)
+private func failure(_ error: CoreLogicError) -> (Status, String) { (error.status, error.message) }
 #else
-@inline(__always)
-func abiCall(_ function: StaticString, _ body: () throws(CoreLogicFailure) -> Status) -> Int32 {
-    do {
-        let status = try body()
-        if status == .ok { LastError.clear() }
-        return status.rawValue
-    } catch let error as CoreLogicError {
-        LastError.set("\(function): \(error.message)")
-        return error.status.rawValue
-    } catch let error as OutOfMemory {
-        LastError.set("\(function): out of memory" + (error.detail.isEmpty ? "" : ": " + error.detail))
-        return Status.nomem.rawValue
-    } catch {
-        LastError.set("\(function): \(error)")
-        return Status.arg.rawValue
-    }
+private func failure(_ error: any Error) -> (Status, String) {
+    if let error = error as? CoreLogicError { return (error.status, error.message) }
+    if let error = error as? OutOfMemory { return (.nomem, "out of memory" + (error.detail.isEmpty ? "" : ": " + error.detail)) }
+    return (.arg, "\(error)")
 }
 #endif
 

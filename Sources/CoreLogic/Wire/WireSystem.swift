@@ -91,15 +91,15 @@ final class WireSystem<F: Feature> {
         }
     }
 
+    /// A host's event: a payload-less case from the table, anything else decoded.
+    @inline(__always) private func event(_ bytes: UnsafeRawBufferPointer) throws(CoreLogicFailure) -> F.Event {
+        if let matched = payloadless.match(bytes) { return matched }
+        return try Self.decodeEvent(bytes)
+    }
+
     func send(_ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
         do throws(CoreLogicFailure) {
-            #if hasFeature(Embedded)
-            // `??` would take the decoder as an untyped-throwing autoclosure.
-            let decoded: F.Event
-            if let matched = payloadless.match(event) { decoded = matched } else { decoded = try Self.decodeEvent(event) }
-            #else
-            let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-            #endif
+            let decoded = try self.event(event)
             return try run(.send(decoded), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.send, effect: nil, raw: event, error)
@@ -109,13 +109,7 @@ final class WireSystem<F: Feature> {
 
     func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, wantsBatch: Bool, sink: (UnsafeRawBufferPointer) -> Void) throws(CoreLogicFailure) -> Status {
         do throws(CoreLogicFailure) {
-            #if hasFeature(Embedded)
-            // `??` would take the decoder as an untyped-throwing autoclosure.
-            let decoded: F.Event
-            if let matched = payloadless.match(event) { decoded = matched } else { decoded = try Self.decodeEvent(event) }
-            #else
-            let decoded = try payloadless.match(event) ?? Self.decodeEvent(event)
-            #endif
+            let decoded = try self.event(event)
             return try run(.deliver(effect: effect, event: decoded), wantsBatch: wantsBatch, sink: sink)
         } catch {
             traceRejected(.deliver, effect: effect, raw: event, error)
