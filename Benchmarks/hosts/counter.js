@@ -6,6 +6,9 @@
 //               string and freed) and JSON.parse of it: the least any N-API host does
 //   node full:  System.send('increment'), the batch's state read
 //   node patch: the same in patch mode, a StateMirror kept up to date from each batch
+//   node searchfull, node searchpatch: the search state with an empty list (about 100 bytes,
+//               so patch mode sends patches), loadFailed and retry in turn, in full mode (the
+//               state read) and in patch mode (a StateMirror kept)
 const path = require('path');
 const corelogic = require(path.join(__dirname, '..', '..', 'bindings', 'node'));
 
@@ -27,6 +30,11 @@ const mirror = new corelogic.StateMirror(patched.setOutput(corelogic.Output.PATC
 // bare, on a system of its own.
 const addon = require(path.join(__dirname, '..', '..', '.build', 'node', 'corelogic.node'));
 const [bare] = addon.systemNew('counter', null);
+const SEARCH = { query: 'swift', items: [], nextURL: '/search/repositories?q=swift', shouldLoadNextPage: false };
+const searchFull = new corelogic.System('search', SEARCH);
+const searchPatched = new corelogic.System('search', SEARCH);
+const searchMirror = new corelogic.StateMirror(searchPatched.setOutput(corelogic.Output.PATCH));
+const failed = { loadFailed: { error: 'offline' } };
 
 const loops = {
   floor: (calls) => {
@@ -47,6 +55,19 @@ const loops = {
     }
     return sink;
   },
+  searchfull: (calls) => {
+    let sink = 0;
+    for (let i = 0; i < calls; i++) sink += 'lastError' in searchFull.send(i & 1 ? 'retry' : failed).state ? 1 : 0;
+    return sink;
+  },
+  searchpatch: (calls) => {
+    let sink = 0;
+    for (let i = 0; i < calls; i++) {
+      if (!searchMirror.apply(searchPatched.send(i & 1 ? 'retry' : failed))) throw new Error('a patch was missed');
+      sink += 'lastError' in searchMirror.state ? 1 : 0;
+    }
+    return sink;
+  },
 };
 
 for (let i = 0; i < 5; i++) for (const body of Object.values(loops)) timed(CALLS / 5, body);
@@ -56,6 +77,7 @@ const expected = CALLS + ROUNDS * CALLS;
 for (const count of [full.state.count, patched.state.count, JSON.parse(addon.state(bare)).count]) {
   if (count !== expected) throw new Error(`counted ${count}, expected ${expected}`);
 }
+if (JSON.stringify(searchMirror.state) !== JSON.stringify(searchPatched.state)) throw new Error('the search mirror is not the state');
 for (const [name, values] of Object.entries(rounds)) {
   values.sort((a, b) => a - b);
   console.log(`node ${name}: ${values[Math.floor(ROUNDS / 2)].toFixed(1)} ns/call`);
@@ -63,3 +85,5 @@ for (const [name, values] of Object.entries(rounds)) {
 addon.systemFree(bare);
 full.close();
 patched.close();
+searchFull.close();
+searchPatched.close();

@@ -14,7 +14,10 @@ import java.util.Map;
  *     ({@link Json#parse}): the least this binding's host does;</li>
  * <li>{@code jvm full}: {@code System.send("increment")}, the batch's state read;</li>
  * <li>{@code jvm patch}: the same in patch mode, a {@link StateMirror} kept up to date from
- *     each batch.</li>
+ *     each batch;</li>
+ * <li>{@code jvm searchfull}, {@code jvm searchpatch}: the search state with an empty list
+ *     (about 100 bytes, so patch mode sends patches), {@code loadFailed} and {@code retry}
+ *     in turn, in full mode (the state read) and in patch mode (the mirror kept).</li>
  * </ul>
  */
 public final class CounterBench {
@@ -37,9 +40,15 @@ public final class CounterBench {
         return (Long) Json.object(state).get("count");
     }
 
+    private static final String SEARCH = "{\"query\":\"swift\",\"items\":[],\"nextURL\":\"/search/repositories?q=swift\","
+            + "\"shouldLoadNextPage\":false}";
+
     public static void main(String[] args) {
-        try (System full = new System("counter"); System patched = new System("counter")) {
+        try (System full = new System("counter"); System patched = new System("counter");
+                System searchFull = new System("search", Json.raw(SEARCH)); System searchPatched = new System("search", Json.raw(SEARCH))) {
             StateMirror mirror = new StateMirror(patched.setOutput(Output.PATCH));
+            StateMirror searchMirror = new StateMirror(searchPatched.setOutput(Output.PATCH));
+            Map<String, Object> failed = Map.of("loadFailed", Map.of("error", "offline"));
             byte[][] out = new byte[1][];
             long bare = Native.systemNew("counter".getBytes(StandardCharsets.UTF_8), null, out);
             byte[] increment = "\"increment\"".getBytes(StandardCharsets.UTF_8);
@@ -65,6 +74,19 @@ public final class CounterBench {
                 }
                 return sink;
             });
+            loops.put("searchfull", calls -> {
+                long sink = 0;
+                for (int i = 0; i < calls; i++) sink += searchFull.send(i % 2 == 0 ? failed : "retry").state().containsKey("lastError") ? 1 : 0;
+                return sink;
+            });
+            loops.put("searchpatch", calls -> {
+                long sink = 0;
+                for (int i = 0; i < calls; i++) {
+                    if (!searchMirror.apply(searchPatched.send(i % 2 == 0 ? failed : "retry"))) throw new IllegalStateException("a patch was missed");
+                    sink += searchMirror.state().containsKey("lastError") ? 1 : 0;
+                }
+                return sink;
+            });
             for (int i = 0; i < 5; i++) for (Loop loop : loops.values()) timed(loop, CALLS / 5);
             Map<String, double[]> rounds = new java.util.LinkedHashMap<>();
             for (String name : loops.keySet()) rounds.put(name, new double[ROUNDS]);
@@ -77,6 +99,7 @@ public final class CounterBench {
             for (long counted : new long[] {count(full.state()), count(patched.state()), bareCount}) {
                 if (counted != expected) throw new IllegalStateException("counted " + counted + ", expected " + expected);
             }
+            if (!searchMirror.state().equals(searchPatched.state())) throw new IllegalStateException("the search mirror is not the state");
             for (Map.Entry<String, double[]> entry : rounds.entrySet()) {
                 double[] values = entry.getValue();
                 Arrays.sort(values);

@@ -119,13 +119,22 @@ function applyOperation(root, operation, fresh) {
   return top;
 }
 
+/** "/count" -> "count": the pointers of members of the state, read once each (bounded,
+ * since a state has a fixed set of members). A key taken from here is one V8 has seen,
+ * which it stores a member under at once; a new slice of the pointer it looks up first. */
+const memberKeys = new Map();
+
 /** The member a pointer of one token names ("/count" -> "count"), when it has nothing to
  * unescape and is not "__proto__" (which takes the general path, see put); else undefined. */
 function memberKey(pointer) {
+  const known = memberKeys.get(pointer);
+  if (known !== undefined) return known;
   if (typeof pointer !== 'string' || pointer.charCodeAt(0) !== 47 || pointer.indexOf('/', 1) !== -1 ||
       pointer.indexOf('~') !== -1) return undefined;
   const key = pointer.slice(1);
-  return key === '__proto__' ? undefined : key;
+  if (key === '__proto__') return undefined;
+  if (memberKeys.size < 1024) memberKeys.set(pointer, key);
+  return key;
 }
 
 /** Applies an RFC 6902 patch (the library's subset) to `state`; returns the new state.
