@@ -6,7 +6,8 @@ import PackageDescription
 //
 // CoreLogic:        the engine, the JSON codec, the wire layer (AnySystem, journal),
 //                   patches, schemas and traces: the Swift standard library, plus the C
-//                   library's pthread mutex and POSIX file calls. No package dependency.
+//                   library's pthread mutex, POSIX file calls and clock, and memcmp.
+//                   No package dependency.
 // CoreLogicFFI:     the C ABI of include/corelogic.h, serving the catalog the app's
 //                   library defines (`corelogic_app_catalog`); linked into the app's
 //                   dynamic library.
