@@ -366,10 +366,18 @@ public final class System implements AutoCloseable {
      */
     public Baseline setOutput(Output mode) {
         if (mode == null) throw new ArgumentException("output mode must not be null");
+        Output before = output;
+        // Patch mode is known before the library switches: a state-handler message of the
+        // new mode from a step on another thread ({"revision","state"} for a small state) is
+        // then never read as a whole state of full mode. Full mode once the library is in it.
+        if (mode == Output.PATCH) output = mode;
         try {
             Baseline baseline = Baseline.of(Native.text(Native.setOutput(live(), mode.code)));
             output = mode;
             return baseline;
+        } catch (RuntimeException | Error e) {
+            output = before;
+            throw e;
         } finally {
             Reference.reachabilityFence(this);
         }

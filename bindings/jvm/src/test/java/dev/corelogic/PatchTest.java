@@ -114,15 +114,18 @@ class PatchTest {
 
     @Test
     void theStateHandlerReceivesPatchesInPatchMode() {
-        try (System counter = new System("counter")) {
-            StateMirror mirror = new StateMirror(counter.setOutput(Output.PATCH));
+        try (System search = new System("search", Json.raw(LARGER))) {
+            StateMirror mirror = new StateMirror(search.setOutput(Output.PATCH));
             List<Map<String, Object>> messages = new ArrayList<>();
-            counter.onState(messages::add);
-            counter.send("increment");
-            counter.sendJson("\"increment\"");
+            search.onState(messages::add);
+            search.send(Map.of("loadFailed", Map.of("error", "offline")));
+            search.sendJson("\"retry\"");
             assertEquals(2, messages.size());
-            for (Map<String, Object> message : messages) assertTrue(mirror.apply(message));
-            assertEquals(Map.of("count", 2L), mirror.state());
+            for (Map<String, Object> message : messages) {
+                assertTrue(message.get("patch") instanceof List<?> && !message.containsKey("state"));
+                assertTrue(mirror.apply(message));
+            }
+            assertEquals(search.state(), mirror.state());
         }
     }
 
@@ -170,6 +173,35 @@ class PatchTest {
 
     private static Map<String, Object> item(String id, java.util.Random random) {
         return Map.of("id", id, "title", "item " + id + " " + random.nextInt(3));
+    }
+
+    @Test
+    void aRunnerNeverTakesAPatchModeMessageForAState() throws Exception {
+        // Another thread's steps go on while this one switches to patch mode and back: a
+        // state-handler message of patch mode ({"revision","state"} for the small counter)
+        // must reach the runner as patch mode's, never as a whole state of full mode.
+        try (System counter = new System("counter"); EffectRunner runner = new EffectRunner(counter)) {
+            runner.start();
+            java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread sender = new Thread(() -> {
+                while (running.get()) counter.send("increment");
+            });
+            sender.start();
+            List<Map<String, Object>> seen = new ArrayList<>();
+            try {
+                for (int round = 0; round < 2000; round++) {
+                    counter.setOutput(round % 2 == 0 ? Output.PATCH : Output.FULL);
+                    runner.awaitState(state -> {
+                        seen.add(state);
+                        return true;
+                    }, Duration.ofSeconds(10));
+                }
+            } finally {
+                running.set(false);
+                sender.join();
+            }
+            for (Map<String, Object> state : seen) assertEquals(java.util.Set.of("count"), state.keySet(), "a state the runner gave: " + state);
+        }
     }
 
     @Test
