@@ -348,7 +348,8 @@ int corelogic_system_on_state(corelogic_system system, corelogic_state_fn handle
  * to read than the smallest patch, so while the state is that small a batch carries it
  * whole, with its revision and no base:
  *   {"revision":4,"state":{"count":1},"effects":[...],"steps":1}
- * The host takes it as its copy at that revision, whatever revision it had. From a
+ * The host takes it as its copy at that revision, unless its copy is at a later revision
+ * already (a batch of another thread's call that arrived first): then it ignores it. From a
  * baseline (corelogic_system_set_output, corelogic_system_resync) on, states go whole
  * while they stay within 64 bytes; the first larger one goes whole too, and patches
  * follow from it until the next baseline. So a host in patch mode handles both shapes:

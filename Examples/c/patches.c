@@ -12,7 +12,8 @@
  *
  * The rules a host follows, in order, for every batch:
  *   1. a batch that carries "state" (a state of at most 64 bytes of JSON is sent whole,
- *      which costs the host no more than a patch) replaces the mirror, with its "revision";
+ *      which costs the host no more than a patch) replaces the mirror, with its "revision",
+ *      unless the mirror is at a later revision already;
  *   2. else, if the batch's "base" is not the mirror's revision, the host missed
  *      something: corelogic_system_resync() gives the current state and revision;
  *   3. else apply "patch" to the mirror and take "revision";
@@ -75,9 +76,11 @@ static json_value *absorb(host *h, corelogic_system system, char *text, const ch
     const json_value *whole = json_get(batch, "state");
     char error[256];
     if (whole != NULL) {
-        json_free(h->mirror);
-        h->mirror = json_copy(whole);
-        h->revision = integer(batch, "revision");
+        if (integer(batch, "revision") >= h->revision) {
+            json_free(h->mirror);
+            h->mirror = json_copy(whole);
+            h->revision = integer(batch, "revision");
+        }
     } else if (integer(batch, "base") != h->revision) {
         printf("%-28s base %lld is not the mirror's revision %lld: resync\n", what, integer(batch, "base"), h->revision);
         resync(h, system);
