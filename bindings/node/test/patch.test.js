@@ -87,16 +87,19 @@ test('a small state is sent whole and becomes the mirror', () => {
 });
 
 test('the state handler receives patches in patch mode', () => {
-  const counter = new corelogic.System('counter');
-  const mirror = new corelogic.StateMirror(counter.setOutput(corelogic.Output.PATCH));
+  const search = new corelogic.System('search', LARGER);
+  const mirror = new corelogic.StateMirror(search.setOutput(corelogic.Output.PATCH));
   const messages = [];
-  counter.onState((message) => messages.push(message));
-  counter.send('increment');
-  counter.send(corelogic.raw('"increment"'));
+  search.onState((message) => messages.push(message));
+  search.send({ loadFailed: { error: 'offline' } });
+  search.send(corelogic.raw('"retry"'));
   assert.equal(messages.length, 2);
-  for (const message of messages) assert.ok(mirror.apply(message));
-  assert.deepEqual(mirror.state, { count: 2 });
-  counter.close();
+  for (const message of messages) {
+    assert.ok(Array.isArray(message.patch) && message.state === undefined);
+    assert.ok(mirror.apply(message));
+  }
+  assert.deepEqual(mirror.state, search.state);
+  search.close();
 });
 
 test('watched queries report only what changed', () => {

@@ -642,6 +642,7 @@ class System:
         when the mirror is already past it, resync when something was missed.
         Returns the mirror."""
         revision = value["revision"]
+        broken = None
         with self._mirror_lock:
             if revision <= self._revision:
                 return self._mirror
@@ -650,8 +651,8 @@ class System:
                 self._revision = revision
                 return self._mirror
             if value["base"] == self._revision:
-                # Applied without an undo log: a patch that fails part way is repaired by
-                # the resync below, which replaces the mirror with the library's state.
+                # Applied without an undo log: a patch that fails part way is repaired
+                # below, from the library's state.
                 try:
                     self._mirror = apply_patch_unlogged(self._mirror, value["patch"])
                     self._revision = revision
@@ -659,7 +660,21 @@ class System:
                 except PatchError:
                     log.exception("corelogic: a patch did not apply to the %r mirror; resyncing", self._feature)
                     self._revision = -1  # only a resync repairs the mirror now
-        return self.resync()
+                    broken = self._mirror
+        current = self.resync()
+        return current if broken is None else self._repair(broken)
+
+    def _repair(self, broken: JSONValue) -> JSONValue:
+        """The mirror a failed patch left part applied, which earlier batches hold
+        as their state: made the library's state again in place (the resync just
+        fetched it) and the mirror again. Returns the mirror."""
+        with self._mirror_lock:
+            current = self._mirror
+            if type(broken) is dict and type(current) is dict and current is not broken:
+                broken.clear()
+                broken.update(current)
+                self._mirror = broken
+            return self._mirror
 
     # -- push handlers ------------------------------------------------------
 

@@ -350,12 +350,13 @@ def test_a_missed_patch_is_repaired_by_a_resync(library):
 
 
 def test_calls_without_a_batch_are_spanned_by_the_next_patch(library):
-    with corelogic.System("counter", library=library, output="patch") as counter:
+    with corelogic.System("search", LARGER_SEARCH, library=library, output="patch") as search:
         send = library.corelogic_system_send
-        assert send(counter._handle, b'"increment"', None) == 0
-        assert send(counter._handle, b'"increment"', None) == 0
-        batch = counter.send("increment")
-        assert batch.state == {"count": 3} and batch.revision == 3
+        assert send(search._handle, b'{"queryChanged":{"text":"swiftui"}}', None) == 0
+        assert send(search._handle, b'{"loadFailed":{"error":"offline"}}', None) == 0
+        batch = search.send({"queryChanged": {"text": "swift"}})
+        assert batch.patch is not None and batch.revision == 3
+        assert batch.state == search.state and batch.state["query"] == "swift" and "lastError" not in batch.state
 
 
 def test_the_state_handler_receives_whole_states_from_the_mirror(library):
@@ -444,24 +445,39 @@ def test_a_closed_system_refuses_the_output_calls(library):
 def test_threads_sharing_a_patch_mode_system_keep_one_right_mirror(library):
     import threading
 
-    with corelogic.System("counter", library=library, output="patch") as counter:
-        def work() -> None:
-            for _ in range(1000):
-                counter.send("increment")
+    with corelogic.System("search", LARGER_SEARCH, library=library, output="patch") as search:
+        def work(name: str) -> None:
+            for number in range(300):
+                search.send({"queryChanged": {"text": f"{name}{number}"}})
 
-        threads = [threading.Thread(target=work) for _ in range(3)]
+        threads = [threading.Thread(target=work, args=(name,)) for name in "abc"]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        assert counter.send("decrement").state == counter.state == {"count": 2999}
+        # Every batch's patch or state landed on the one mirror in revision order.
+        assert search.revision == 900 and search._mirror == search.state
+        assert search.send({"queryChanged": {"text": "z"}}).state == search.state
 
 
 def test_a_patch_that_does_not_apply_resyncs_the_mirror(library, caplog):
-    # The mirror is read-only; one modified anyway so that the next patch no
-    # longer applies is replaced by the library's state, and the error logged.
+    # The mirror is read-only; one modified anyway so that the next patch no longer
+    # applies is made the library's state again, in place (earlier batches hold it),
+    # and the error logged.
     with corelogic.System("search", LARGER_SEARCH, library=library, output="patch") as search:
-        del search.send({"loadFailed": {"error": "offline"}}).state["lastError"]
+        held = search.send({"loadFailed": {"error": "offline"}}).state
+        held["query"] = "written by the host"
+        del held["lastError"]
         batch = search.send("retry")
-        assert batch.patch is not None and "lastError" not in batch.state and batch.state == search.state
         assert "did not apply" in caplog.text
+        assert batch.state == search.state and batch.state["query"] == "swift" and "lastError" not in batch.state
+        assert held is batch.state, "the mirror the earlier batch holds is repaired, not left part applied"
+        assert search.send("reachedBottom").patch is not None
+
+
+def test_an_older_whole_state_does_not_move_the_mirror_back(library):
+    with corelogic.System("counter", library=library, output="patch") as counter:
+        counter.send("increment")
+        counter.send("increment")
+        assert counter._advance({"revision": 1, "state": {"count": 1}, "effects": [], "steps": 1}) == {"count": 2}
+        assert counter.revision == 2 and counter.state == {"count": 2}
