@@ -181,7 +181,8 @@ struct _Parser {
             } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
                 throw fail("unpaired low surrogate escape", at: at)
             }
-            appendUTF8(scalar)
+            // A scalar: surrogates were paired above, or refused.
+            if let scalar = Unicode.Scalar(scalar) { UTF8.encode(scalar) { scratch.append($0) } }
         default:
             throw fail("invalid escape", at: at)
         }
@@ -203,24 +204,6 @@ struct _Parser {
             i += 1
         }
         return v
-    }
-
-    mutating func appendUTF8(_ s: UInt32) {
-        if s < 0x80 {
-            scratch.append(UInt8(truncatingIfNeeded: s))
-        } else if s < 0x800 {
-            scratch.append(UInt8(truncatingIfNeeded: 0xC0 | (s >> 6)))
-            scratch.append(UInt8(truncatingIfNeeded: 0x80 | (s & 0x3F)))
-        } else if s < 0x10000 {
-            scratch.append(UInt8(truncatingIfNeeded: 0xE0 | (s >> 12)))
-            scratch.append(UInt8(truncatingIfNeeded: 0x80 | ((s >> 6) & 0x3F)))
-            scratch.append(UInt8(truncatingIfNeeded: 0x80 | (s & 0x3F)))
-        } else {
-            scratch.append(UInt8(truncatingIfNeeded: 0xF0 | (s >> 18)))
-            scratch.append(UInt8(truncatingIfNeeded: 0x80 | ((s >> 12) & 0x3F)))
-            scratch.append(UInt8(truncatingIfNeeded: 0x80 | ((s >> 6) & 0x3F)))
-            scratch.append(UInt8(truncatingIfNeeded: 0x80 | (s & 0x3F)))
-        }
     }
 
     // MARK: Numbers
