@@ -286,24 +286,32 @@ final class WireSystem<F: Feature> {
         if let differ {
             writeRevisionHeader(revision: revision, base: emittedRevision, into: &out)
             try Self.mapErrors("state") { () throws(JSONFailure) in try differ.diff(to: state, into: &out.buffer) }
-        } else {
-            out.append(#"{"revision":"#)
-            out.appendDecimal(revision)
-            out.append(#","state":"#)
-            let start = out.count
-            try Self.mapErrors("state") { () throws(JSONFailure) in try out.appendJSON(state) }
-            if out.count - start > Self.wholeStateBytes { startPatches(from: state) }
+        } else if try writeState(state, revision: revision, into: &out) > Self.wholeStateBytes {
+            // Patches from now on, starting from the state the host has whole. A state that
+            // was just written encodes again; should it not, the state stays sent whole.
+            differ = try? Self.shadow(of: state)
         }
         emittedRevision = revision
     }
 
-    /// Patches from now on, starting from `state`, which the host has whole. A state that
-    /// was just written encodes again; should it not, the state stays sent whole.
+    /// `{"revision":R,"state":{...}` without the closing brace; returns the length of the
+    /// state's JSON.
+    @inline(__always)
+    private func writeState(_ state: F.State, revision: UInt64, into out: inout ByteScratch) throws(CoreLogicFailure) -> Int {
+        out.append(#"{"revision":"#)
+        out.appendDecimal(revision)
+        out.append(#","state":"#)
+        let start = out.count
+        try Self.mapErrors("state") { () throws(JSONFailure) in try out.appendJSON(state) }
+        return out.count - start
+    }
+
+    /// A differ whose last state is `state`.
     @inline(never)
-    private func startPatches(from state: F.State) {
-        let fresh = StateDiffer<F.State>()
-        guard (try? fresh.reset(to: state)) != nil else { return }
-        differ = fresh
+    private static func shadow(of state: F.State) throws(CoreLogicFailure) -> StateDiffer<F.State> {
+        let differ = StateDiffer<F.State>()
+        try mapErrors("state") { () throws(JSONFailure) in try differ.reset(to: state) }
+        return differ
     }
 
     /// Appends `"name":value` for each watched query whose JSON changed since it was last
@@ -348,12 +356,7 @@ final class WireSystem<F: Feature> {
     /// `stateBytes` long: sent whole while it is small, else a new shadow of it. Nothing
     /// changes if this throws.
     private func rebaseline(stateBytes: Int) throws(CoreLogicFailure) {
-        var fresh: StateDiffer<F.State>?
-        if stateBytes > Self.wholeStateBytes {
-            let shadow = StateDiffer<F.State>()
-            try Self.mapErrors("state") { () throws(JSONFailure) in try shadow.reset(to: system.state) }
-            fresh = shadow
-        }
+        let fresh = stateBytes > Self.wholeStateBytes ? try Self.shadow(of: system.state) : nil
         patchMode = true
         differ = fresh
         emittedRevision = system.revision
@@ -361,12 +364,7 @@ final class WireSystem<F: Feature> {
 
     /// `{"revision":R,"state":{...}}`; returns the length of the state's JSON.
     private func writeSnapshot(into out: inout ByteScratch) throws(CoreLogicFailure) -> Int {
-        out.append(#"{"revision":"#)
-        out.appendDecimal(system.revision)
-        out.append(#","state":"#)
-        let start = out.count
-        try Self.mapErrors("state") { () throws(JSONFailure) in try out.appendJSON(system.state) }
-        let stateBytes = out.count - start
+        let stateBytes = try writeState(system.state, revision: system.revision, into: &out)
         out.append(UInt8(ascii: "}"))
         return stateBytes
     }
