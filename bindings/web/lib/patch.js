@@ -156,12 +156,8 @@ function applyPatch(state, patch) {
       const present = Object.hasOwn(result, key);
       const sets = (op === 'replace' && present) || op === 'add';
       if (sets && Object.hasOwn(operation, 'value')) {
-        if (result !== copied && (fresh === null || !fresh.has(result))) {
-          copied = copyObject(result);
-          if (fresh !== null) fresh.add(copied);
-          result = copied;
-        }
-        // (`copied` is this patch's own: changed in place by its later operations.)
+        // `copied` is this patch's own: changed in place by its later operations.
+        if (result !== copied) result = copied = copy(result, fresh);
         result[key] = operation.value;
         continue;
       }

@@ -118,13 +118,9 @@ public final class StateMirror {
                 boolean present = map.containsKey(key);
                 boolean sets = ("replace".equals(op) && present) || "add".equals(op);
                 if ((sets && operation.containsKey("value")) || ("remove".equals(op) && present)) {
-                    if (root != copied && (fresh == null || !fresh.contains(root))) {
-                        copied = new LinkedHashMap<>((Map<String, Object>) map);
-                        if (fresh != null) fresh.add(copied);
-                        root = copied;
-                    }
-                    if (sets) ((Map<String, Object>) root).put(key, operation.get("value"));
-                    else ((Map<String, Object>) root).remove(key);
+                    if (root != copied) root = copied = (Map<String, Object>) copy(root, fresh);
+                    if (sets) copied.put(key, operation.get("value"));
+                    else copied.remove(key);
                     continue;
                 }
             }
