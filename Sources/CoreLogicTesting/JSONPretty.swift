@@ -15,26 +15,25 @@ extension JSONWriter {
         func newline(_ level: Int) {
             out += "\n" + String(repeating: " ", count: indent * level)
         }
+        /// `open`, each of `items` on a line of its own, `close` on the last line.
+        func container<Items: Collection>(_ open: String, _ close: String, _ items: Items, _ write: (Items.Element) -> Void) {
+            out += open
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                newline(level + 1)
+                write(item)
+            }
+            newline(level)
+            out += close
+        }
         switch value {
         case .array(let elements) where !elements.isEmpty:
-            out += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { out += "," }
-                newline(level + 1)
-                writePretty(element, indent: indent, level: level + 1, into: &out)
-            }
-            newline(level)
-            out += "]"
+            container("[", "]", elements) { writePretty($0, indent: indent, level: level + 1, into: &out) }
         case .object(let members) where !members.isEmpty:
-            out += "{"
-            for (index, (key, member)) in members.enumerated() {
-                if index > 0 { out += "," }
-                newline(level + 1)
-                out += JSONWriter.string(.string(key)) + ": "
-                writePretty(member, indent: indent, level: level + 1, into: &out)
+            container("{", "}", members) { member in
+                out += JSONWriter.string(.string(member.0)) + ": "
+                writePretty(member.1, indent: indent, level: level + 1, into: &out)
             }
-            newline(level)
-            out += "}"
         default:
             out += JSONWriter.string(value)
         }
