@@ -2,9 +2,9 @@
 /// decoded once, when the table is built, by the real decoder.
 ///
 /// Hosts send these events over and over (button presses, scroll ends, timer ticks).
-/// When an input is exactly one of these two forms (whitespace allowed), the value is
-/// taken from the table instead of running the Codable machinery again: the result is
-/// the one the decoder gave for the same bytes, under the same size limit (see `match`).
+/// When an input is exactly one of these two forms, the value is taken from the table
+/// instead of running the decoder again: the result is the one the decoder gave for the
+/// same bytes, under the same size limit (see `match`).
 /// It stays in front of the decoder because a synthesized enum's `init(from:)` costs about
 /// 11,000 instructions whatever the decoder does (`docs/performance.md`).
 struct PayloadlessCases<Value: Decodable> {
@@ -51,76 +51,38 @@ struct PayloadlessCases<Value: Decodable> {
         return try? JSONCoding.decode(Value.self, from: bytes)
     }
 
-    /// The value for `bytes` if they spell a payload-less case in one of the two forms.
-    /// Input over the size limit never matches: the decoder rejects it, as it rejects
-    /// every other input over a limit, so this shortcut enforces the same limits.
-    ///
-    /// The case name is compared in place with each known name (a length check, then a
-    /// word at a time), followed by its closing quote; names with a byte JSON would
-    /// escape are never in the table, so a match is a plain JSON string.
+    /// The value for `bytes` if they are exactly `"name"` or `{"name":{}}` for a case in
+    /// the table, as hosts write them; any other spelling (whitespace, say) goes to the
+    /// decoder, which gives the same value. Input over the size limit never matches: the
+    /// decoder rejects it, so this shortcut enforces the same limits. A name in the table
+    /// holds no byte JSON escapes, so comparing raw bytes is exact.
     func match(_ bytes: UnsafeRawBufferPointer) -> Value? {
         let count = bytes.count
-        if names.isEmpty || count > JSONLimits.default.maxBytes { return nil }
-        // The form hosts send most, a bare name with nothing around it: one length
-        // comparison per name and the bytes between the quotes compared in place, without
-        // the scanner. A name never holds a quote, so a match is exactly that string.
-        if count >= 2, let base = bytes.baseAddress,
-           base.load(as: UInt8.self) == UInt8(ascii: "\""),
-           base.load(fromByteOffset: count - 1, as: UInt8.self) == UInt8(ascii: "\""),
-           let index = caseIndex(Scanner(bytes, at: 1), length: count - 2) {
-            return values[index]
+        guard !names.isEmpty, count >= 2, count <= JSONLimits.default.maxBytes, let base = bytes.baseAddress else { return nil }
+        let quote = UInt8(ascii: "\"")
+        if base.load(as: UInt8.self) == quote && base.load(fromByteOffset: count - 1, as: UInt8.self) == quote {
+            return caseIndex(base + 1, length: count - 2).map { values[$0] }
         }
-        var scanner = Scanner(bytes)
-        scanner.skipSpace()
-        let tagged: Bool
-        if scanner.take(UInt8(ascii: "\"")) {
-            tagged = false
-        } else if scanner.take(UInt8(ascii: "{")) {
-            scanner.skipSpace()
-            guard scanner.take(UInt8(ascii: "\"")) else { return nil }
-            tagged = true
-        } else {
-            return nil
-        }
-        guard let index = caseIndex(scanner) else { return nil }
-        scanner.position += names[index].count + 1
-        if tagged {
-            scanner.skipSpace()
-            guard scanner.take(UInt8(ascii: ":")) else { return nil }
-            scanner.skipSpace()
-            guard scanner.take(UInt8(ascii: "{")) else { return nil }
-            scanner.skipSpace()
-            guard scanner.take(UInt8(ascii: "}")) else { return nil }
-            scanner.skipSpace()
-            guard scanner.take(UInt8(ascii: "}")) else { return nil }
-        }
-        scanner.skipSpace()
-        guard scanner.atEnd else { return nil }
-        return values[index]
+        // `{"` name `":{}}`: the head as one little-endian word, the tail as the high five
+        // bytes of the word that ends the input.
+        guard count >= 8, base.loadUnaligned(as: UInt16.self) == 0x22_7B,
+              base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> 24 == 0x7D_7D_7B_3A_22
+        else { return nil }
+        return caseIndex(base + 2, length: count - 7).map { values[$0] }
     }
 
-    /// The index of the name that starts at the scanner's position and is followed by a
-    /// closing quote; with `length`, of the name of exactly that length (whose closing
-    /// quote the caller has seen).
-    @inline(__always) private func caseIndex(_ scanner: Scanner, length: Int? = nil) -> Int? {
-        guard let base = scanner.bytes.baseAddress else { return nil }
-        let at = base + scanner.position
-        let available = scanner.bytes.count - scanner.position
+    /// The index of the name of exactly `length` bytes at `at`: a length check, then the
+    /// bytes compared a word at a time.
+    @inline(__always) private func caseIndex(_ at: UnsafeRawPointer, length: Int) -> Int? {
         for index in names.indices {
             let found = names[index].withUnsafeBytes { name -> Bool in
-                let n = name.count
-                if let length {
-                    guard n == length else { return false }
-                } else {
-                    guard n < available, at.load(fromByteOffset: n, as: UInt8.self) == UInt8(ascii: "\"") else { return false }
-                }
-                guard let stored = name.baseAddress else { return false }
+                guard name.count == length, let stored = name.baseAddress else { return false }
                 var k = 0
-                while k + 8 <= n {
+                while k + 8 <= length {
                     if at.loadUnaligned(fromByteOffset: k, as: UInt64.self) != stored.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
                     k += 8
                 }
-                while k < n {
+                while k < length {
                     if at.load(fromByteOffset: k, as: UInt8.self) != stored.load(fromByteOffset: k, as: UInt8.self) { return false }
                     k += 1
                 }
@@ -129,32 +91,5 @@ struct PayloadlessCases<Value: Decodable> {
             if found { return index }
         }
         return nil
-    }
-
-    private struct Scanner {
-        let bytes: UnsafeRawBufferPointer
-        var position = 0
-
-        init(_ bytes: UnsafeRawBufferPointer, at position: Int = 0) {
-            self.bytes = bytes
-            self.position = position
-        }
-
-        var atEnd: Bool { position == bytes.count }
-
-        mutating func skipSpace() {
-            while position < bytes.count {
-                switch bytes[position] {
-                case 0x20, 0x09, 0x0A, 0x0D: position += 1
-                default: return
-                }
-            }
-        }
-
-        mutating func take(_ byte: UInt8) -> Bool {
-            guard position < bytes.count, bytes[position] == byte else { return false }
-            position += 1
-            return true
-        }
     }
 }
