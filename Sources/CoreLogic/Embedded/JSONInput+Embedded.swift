@@ -1,10 +1,75 @@
 // The direct reader's part that only the WebAssembly build has (docs/web.md): there it is
-// the only reader, with no tape decoder to fall back on, so it keeps the path and what it
-// expects for the tape decoder's schema errors, skips unknown members and finds members
-// that are not in declaration order. Its stored properties are in `JSONInput`.
+// the only reader, with no tape decoder to fall back on. `JSONInput`'s `track…` calls keep
+// the reader's path (a member's key, an element's index, -1 before the first), the type
+// the next value must have and the case last named, for the tape decoder's schema
+// errors. Members unknown to the type are skipped and members out of the canonical order
+// found where they are (the generated readers ask for members in declaration order); an
+// object read so is then read past whole from its `{`, checking limits, syntax and
+// duplicate keys in what was skipped, as the tape decoder checks every input. The
+// stored properties are in `JSONInput`.
 #if hasFeature(Embedded)
 
 extension JSONInput {
+    mutating func trackExpecting(_ what: StaticString) { expecting = what }
+
+    mutating func trackOpened(_ b: UInt8) {
+        path.append(b == UInt8(ascii: "[") ? .index(-1) : .key(""))
+        if b == UInt8(ascii: "{") { objects.append((parser.i - 1, false)) }
+    }
+
+    mutating func trackClosed() { if !path.isEmpty { path.removeLast() } }
+
+    mutating func trackNextElement() {
+        if case .index(let index)? = path.last { path[path.count - 1] = .index(index + 1) }
+    }
+
+    mutating func trackKey(_ name: StaticString) { trackCase(_string(name)) }
+
+    mutating func trackCase(_ name: String) { if !path.isEmpty { path[path.count - 1] = .key(name) } }
+
+    mutating func trackCaseSeen(_ name: String) { caseSeen = name }
+
+    /// The end of a container. An object read out of order is read past whole from its
+    /// start, checking what was not read; unknown members are ignored, as `Codable`
+    /// ignores them.
+    mutating func expectClosing(_ b: UInt8) throws(JSONFailure) {
+        if b == UInt8(ascii: "}"), let object = objects.popLast(), object.reordered {
+            parser.i = object.start
+            try skipValue()
+        } else {
+            if b == UInt8(ascii: "}") { try skipUnknownMembers() }
+            expecting = b == UInt8(ascii: "}") ? "the end of the object" : "the end of the array"
+            try expect(b)
+        }
+        trackClosed()
+    }
+
+    /// A case name with escapes or non-ASCII bytes, decoded (`Codable` compares the decoded name).
+    mutating func slowCaseName(_ start: Int) throws(JSONFailure) -> String {
+        parser.i = start - 1
+        return try parser.parseString()
+    }
+
+    /// `1.0` or `1e2` read as `Codable` reads them, when exact (no `Codable` path to hand them to).
+    func integer<I: FixedWidthInteger>(_: I.Type, fromDouble d: Double) -> I? { I(exactly: d) }
+
+    /// A number that is no `I`, named as the tape decoder names it.
+    func notAnInteger<I: FixedWidthInteger>(_: I.Type, from start: Int) -> JSONFailure {
+        let text = String(decoding: UnsafeBufferPointer(start: parser.p + start, count: parser.i - start), as: UTF8.self)
+        let integral = !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        return JSONError.schema(JSONPath.render(path), integral
+            ? "expected an integer of \(I.bitWidth) bits, found \(text)"
+            : "expected an integer, found \(text)")
+    }
+
+    /// The error for a case name that is none of `names` (the enum's, in declaration
+    /// order), in the tape decoder's words.
+    public func unknownCase(_ names: [String]) -> JSONFailure {
+        guard let name = caseSeen else { return _DirectMismatch() }
+        return JSONError.schema(JSONPath.render(path.dropLast(bareCase ? 0 : 2)),
+                                "unknown case '\(_printableName(name))'; valid cases: " + names.joined(separator: ", "))
+    }
+
     /// The schema error at the reader's position, in the tape decoder's words: within
     /// `JSONInput`, `_DirectMismatch()` is this (the WebAssembly build's only reader).
     func _DirectMismatch() -> JSONError {
@@ -104,21 +169,11 @@ extension JSONInput {
         return JSONError.schema(JSONPath.render(shown), "missing key '\(_string(name))'")
     }
 
-    /// ``beginCase()``; with the enum's case names, an object whose members are the case
-    /// and unknown ones is read as the tape decoder reads it: the unknown members are
-    /// ignored, and two cases are a schema error.
-    mutating func beginCase(among names: () -> [String]?) throws(JSONFailure) -> String {
-        if let name = try bareCaseName() { return name }
-        try beginObject()
-        try moveToCase(among: names)
-        return try caseKey()
-    }
-
     /// In the object just opened, moves to the key of its one member named in `names`
     /// when other members stand beside it (then the object is read past whole at its
     /// end); throws when two members are cases. Otherwise (one member, the usual case,
     /// or no names) leaves the position where it is.
-    private mutating func moveToCase(among names: () -> [String]?) throws(JSONFailure) {
+    mutating func moveToCase(among names: () -> [String]?) throws(JSONFailure) {
         guard let object = objects.last else { return }
         defer { if !objects[objects.count - 1].reordered { parser.i = object.start + 1 } }
         parser.skipWhitespace()

@@ -233,6 +233,11 @@ public struct JSONOutput: ~Copyable {
 /// A strict reader of the canonical shape for `JSONDirectCodable.readJSON`. Every
 /// method skips whitespace, checks the exact syntax (RFC 8259, UTF-8, depth limit)
 /// and throws on anything unexpected, so the caller can fall back to `Codable`.
+///
+/// The `track…` calls and the few others below marked as such do nothing natively. In the
+/// WebAssembly build, which has no `Codable` to fall back on, they keep the reader's path
+/// for the tape decoder's error messages, and read members that are unknown or out of
+/// order (`Embedded/JSONInput+Embedded.swift`).
 public struct JSONInput: ~Copyable {
     var parser: _Parser
     /// A value or member was just read, so a comma comes before the next one.
@@ -242,21 +247,10 @@ public struct JSONInput: ~Copyable {
     /// follows and `endCase` reads nothing.
     var bareCase = false
     #if hasFeature(Embedded)
-    /// Where the reader is and what it expects there, for the schema errors the tape
-    /// decoder writes natively (the WebAssembly build has none): a member's key, an
-    /// element's index (-1 before the first), the type the next value must have, the
-    /// case last named.
     var path: [JSONPathComponent] = []
     var expecting: StaticString = "a value"
     var caseSeen: String?
-    /// Members the reader skipped (unknown to the type) or read out of order: the input is
-    /// then checked whole, as the tape decoder checks every input, for limits, syntax and
-    /// duplicate keys in what was skipped.
     var skippedMembers = false
-    /// Where each open object's `{` is, and whether a member of it was read out of order:
-    /// the generated readers ask for members in the canonical order, and a member found
-    /// elsewhere in the object is read where it is (natively the tape decoder takes any
-    /// order). Such an object is then read past whole from its start.
     var objects: [(start: Int, reordered: Bool)] = []
     #endif
 
@@ -264,19 +258,6 @@ public struct JSONInput: ~Copyable {
 
     /// The error a reader throws for input it does not handle (an unknown case, say).
     public func mismatch() -> JSONFailure { _DirectMismatch() }
-
-    /// The error for a case name that is none of `names` (the enum's, in declaration
-    /// order): natively a mismatch, so that `Codable` reports it; in the WebAssembly build
-    /// the tape decoder's message.
-    public func unknownCase(_ names: [String]) -> JSONFailure {
-        #if hasFeature(Embedded)
-        guard let name = caseSeen else { return _DirectMismatch() }
-        return JSONError.schema(JSONPath.render(path.dropLast(bareCase ? 0 : 2)),
-                                "unknown case '\(_printableName(name))'; valid cases: " + names.joined(separator: ", "))
-        #else
-        _DirectMismatch()
-        #endif
-    }
 
     @inline(__always) mutating func expect(_ b: UInt8) throws(JSONFailure) {
         parser.skipWhitespace()
@@ -302,61 +283,34 @@ public struct JSONInput: ~Copyable {
         parser.skipWhitespace()
         if parser.byte(parser.i) == UInt8(ascii: "]") {
             parser.i += 1
-            #if hasFeature(Embedded)
-            if !path.isEmpty { path.removeLast() }
-            #endif
+            trackClosed()
             depth -= 1
             needComma = true
             return false
         }
         if needComma { try expect(UInt8(ascii: ",")) }
-        #if hasFeature(Embedded)
-        if case .index(let index)? = path.last { path[path.count - 1] = .index(index + 1) }
-        #endif
+        trackNextElement()
         return true
     }
 
     @inline(__always) mutating func open(_ b: UInt8) throws(JSONFailure) {
-        #if hasFeature(Embedded)
-        expecting = b == UInt8(ascii: "[") ? "an array" : "an object"
-        #endif
+        trackExpecting(b == UInt8(ascii: "[") ? "an array" : "an object")
         try expect(b)
-        #if hasFeature(Embedded)
-        path.append(b == UInt8(ascii: "[") ? .index(-1) : .key(""))
-        if b == UInt8(ascii: "{") { objects.append((parser.i - 1, false)) }
-        #endif
+        trackOpened(b)
         depth += 1
         guard depth <= parser.maxDepth else { throw _DirectMismatch() }
         needComma = false
     }
 
     @inline(__always) mutating func close(_ b: UInt8) throws(JSONFailure) {
-        #if hasFeature(Embedded)
-        if b == UInt8(ascii: "}"), let object = objects.popLast(), object.reordered {
-            // Read out of order: past the whole object, checking what was not read.
-            parser.i = object.start
-            try skipValue()
-        } else {
-            // Unknown members are ignored, as `Codable` ignores them.
-            if b == UInt8(ascii: "}") { try skipUnknownMembers() }
-            expecting = b == UInt8(ascii: "}") ? "the end of the object" : "the end of the array"
-            try expect(b)
-        }
-        if !path.isEmpty { path.removeLast() }
-        #else
-        try expect(b)
-        #endif
+        try expectClosing(b)
         depth -= 1
         needComma = true
     }
 
     /// Reads the key `name` (and its colon); the member's value comes next.
     public mutating func key(_ name: StaticString) throws(JSONFailure) {
-        #if hasFeature(Embedded)
         guard try optionalKey(name) else { throw missingKey(name) }
-        #else
-        guard try optionalKey(name) else { throw _DirectMismatch() }
-        #endif
     }
 
     /// Reads the key `name` if it is the next member; false (reading nothing) when
@@ -369,15 +323,9 @@ public struct JSONInput: ~Copyable {
             try expect(UInt8(ascii: ":"))
         } else {
             parser.i = saved
-            #if hasFeature(Embedded)
             guard try findMember(name) else { return false }
-            #else
-            return false
-            #endif
         }
-        #if hasFeature(Embedded)
-        if !path.isEmpty { path[path.count - 1] = .key(_string(name)) }
-        #endif
+        trackKey(name)
         needComma = false
         return true
     }
@@ -434,67 +382,44 @@ public struct JSONInput: ~Copyable {
     /// match other spellings of a non-ASCII name, which `Codable` does not); others go
     /// to `Codable`.
     public mutating func beginCase() throws(JSONFailure) -> String {
-        #if hasFeature(Embedded)
-        return try beginCase(among: { nil })
-        #else
-        if let name = try bareCaseName() { return name }
-        try beginObject()
-        return try caseKey()
-        #endif
+        try beginCase(among: { nil })
     }
 
-    /// The name of a case sent as a bare string, `"name"` (its payload then reads as an
-    /// empty object); nil, reading nothing, when an object comes next.
-    @inline(__always) mutating func bareCaseName() throws(JSONFailure) -> String? {
+    /// ``beginCase()`` for the enum `T`, as the generated readers call it. In the
+    /// WebAssembly build `T`'s case names tell the case member from unknown members
+    /// beside it, as the tape decoder does.
+    @inline(__always) public mutating func beginCase<T: JSONDirectCodable>(of _: T.Type) throws(JSONFailure) -> String {
+        try beginCase(among: { T.jsonCaseNames })
+    }
+
+    @inline(__always) mutating func beginCase(among names: () -> [String]?) throws(JSONFailure) -> String {
         parser.skipWhitespace()
-        guard parser.byte(parser.i) == UInt8(ascii: "\"") else { return nil }
-        let name = try caseName()
-        bareCase = true
-        needComma = true
-        return name
-    }
-
-    /// In the case object, the case's key and colon and the opening of its payload,
-    /// `"name":{`; returns the name.
-    @inline(__always) mutating func caseKey() throws(JSONFailure) -> String {
+        if parser.byte(parser.i) == UInt8(ascii: "\"") {
+            // A bare case: its payload reads as an empty object.
+            let name = try caseName()
+            bareCase = true
+            needComma = true
+            return name
+        }
+        try beginObject()
+        try moveToCase(among: names)
+        // The case's key and colon, and the opening of its payload.
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let name = try caseName()
         try expect(UInt8(ascii: ":"))
-        #if hasFeature(Embedded)
-        if !path.isEmpty { path[path.count - 1] = .key(name) }
-        #endif
+        trackCase(name)
         try beginObject()
         return name
     }
 
-    /// ``beginCase()`` for the enum `T`, as the generated readers call it. In the
-    /// WebAssembly build, whose reader has no `Codable` to fall back on, `T`'s case names
-    /// tell the case member from unknown members beside it, as the tape decoder does.
-    @inline(__always) public mutating func beginCase<T: JSONDirectCodable>(of _: T.Type) throws(JSONFailure) -> String {
-        #if hasFeature(Embedded)
-        try beginCase(among: { T.jsonCaseNames })
-        #else
-        try beginCase()
-        #endif
-    }
-
     /// The string at the current position, which must be ASCII without escapes.
     @inline(__always) mutating func caseName() throws(JSONFailure) -> String {
-        #if hasFeature(Embedded)
         let raw = try parser.scanString()
-        let name = raw.slow ? try { () throws(JSONFailure) -> String in
-            // Escapes or non-ASCII: decoded, as `Codable` compares the decoded name.
-            parser.i = raw.start - 1
-            return try parser.parseString()
-        }() : String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
-        caseSeen = name
+        let name = raw.slow ? try slowCaseName(raw.start)
+            : String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
+        trackCaseSeen(name)
         return name
-        #else
-        let raw = try parser.scanString()
-        guard !raw.slow else { throw _DirectMismatch() }
-        return String(decoding: UnsafeBufferPointer(start: parser.p + raw.start, count: raw.len), as: UTF8.self)
-        #endif
     }
 
     /// Reads the end of a case, `}}`: the payload object and the one-key outer object
@@ -509,9 +434,7 @@ public struct JSONInput: ~Copyable {
     }
 
     @inline(__always) mutating func string() throws(JSONFailure) -> String {
-        #if hasFeature(Embedded)
-        expecting = "a string"
-        #endif
+        trackExpecting("a string")
         parser.skipWhitespace()
         guard parser.byte(parser.i) == UInt8(ascii: "\"") else { throw _DirectMismatch() }
         let s = try parser.parseString()
@@ -520,9 +443,7 @@ public struct JSONInput: ~Copyable {
     }
 
     @inline(__always) mutating func bool() throws(JSONFailure) -> Bool {
-        #if hasFeature(Embedded)
-        expecting = "a boolean"
-        #endif
+        trackExpecting("a boolean")
         parser.skipWhitespace()
         let b = parser.byte(parser.i)
         let r: Bool
@@ -548,42 +469,24 @@ public struct JSONInput: ~Copyable {
 
     /// Integers written as integers only; `1.0` or `1e3` go to the `Codable` path.
     @inline(__always) mutating func integer<I: FixedWidthInteger>(_: I.Type) throws(JSONFailure) -> I {
-        #if hasFeature(Embedded)
-        expecting = "an integer"
+        trackExpecting("an integer")
         let start = parser.i
-        #endif
         switch try number() {
         case .int(let x):
             if let r = I(exactly: x) { return r }
         case .uint(let x):
             if let r = I(exactly: x) { return r }
-        #if hasFeature(Embedded)
-        // No `Codable` path to hand `1.0` or `1e2` to: read them as it does, when exact.
         case .double(let d):
-            if let r = I(exactly: d) { return r }
-        #endif
+            if let r = integer(I.self, fromDouble: d) { return r }
         default:
             break
         }
-        #if hasFeature(Embedded)
-        // A number that does not fit: named as the tape decoder names it.
-        let text = String(decoding: UnsafeBufferPointer(start: parser.p + start, count: parser.i - start), as: UTF8.self)
-        let integral = !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
-        return try { () throws(JSONFailure) -> I in
-            throw JSONError.schema(JSONPath.render(path), integral
-                ? "expected an integer of \(I.bitWidth) bits, found \(text)"
-                : "expected an integer, found \(text)")
-        }()
-        #else
-        throw _DirectMismatch()
-        #endif
+        throw notAnInteger(I.self, from: start)
     }
 
     /// Same conversions as the `Codable` path: any JSON number.
     @inline(__always) mutating func double() throws(JSONFailure) -> Double {
-        #if hasFeature(Embedded)
-        expecting = "a number"
-        #endif
+        trackExpecting("a number")
         switch try number() {
         case .double(let d): return d
         case .int(let x): return Double(x)
@@ -598,6 +501,30 @@ public struct JSONInput: ~Copyable {
         guard parser.i == parser.end else { throw _DirectMismatch() }
     }
 }
+
+#if !hasFeature(Embedded)
+/// Natively the tape decoder keeps paths and messages, and reads what this reader declines.
+extension JSONInput {
+    @inline(__always) func trackExpecting(_: StaticString) {}
+    @inline(__always) func trackOpened(_: UInt8) {}
+    @inline(__always) func trackClosed() {}
+    @inline(__always) func trackNextElement() {}
+    @inline(__always) func trackKey(_: StaticString) {}
+    @inline(__always) func trackCase(_: String) {}
+    @inline(__always) func trackCaseSeen(_: String) {}
+    @inline(__always) mutating func expectClosing(_ b: UInt8) throws(JSONFailure) { try expect(b) }
+    @inline(__always) func findMember(_: StaticString) throws(JSONFailure) -> Bool { false }
+    @inline(__always) func moveToCase(among _: () -> [String]?) throws(JSONFailure) {}
+    @inline(__always) func missingKey(_: StaticString) -> JSONFailure { _DirectMismatch() }
+    @inline(__always) func slowCaseName(_: Int) throws(JSONFailure) -> String { throw _DirectMismatch() }
+    @inline(__always) func integer<I: FixedWidthInteger>(_: I.Type, fromDouble _: Double) -> I? { nil }
+    @inline(__always) func notAnInteger<I: FixedWidthInteger>(_: I.Type, from _: Int) -> JSONFailure { _DirectMismatch() }
+
+    /// The error for a case name that is none of `names`: a mismatch, so that `Codable`
+    /// reports it.
+    public func unknownCase(_ names: [String]) -> JSONFailure { _DirectMismatch() }
+}
+#endif
 
 // MARK: - Standard types
 
