@@ -201,6 +201,14 @@ final class _StreamEncoder: Encoder {
         while let top = frames.last, top.id >= slot { pop() }
     }
 
+    @inline(__always) func writeInteger<I: FixedWidthInteger>(_ value: I) {
+        if I.isSigned {
+            JSONWriter.writeInt(Int64(truncatingIfNeeded: value), into: &out)
+        } else {
+            out.appendDecimal(UInt64(truncatingIfNeeded: value))
+        }
+    }
+
     func nonFinite(_ d: Double, _ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> JSONError {
         JSONError.schema(JSONPath.render(absolutePath(depth, extra, last)), "cannot encode non-finite number \(d)")
     }
@@ -296,16 +304,10 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, .key(key.stringValue)) }
         if begin(key) { JSONWriter.writeFloat(value, into: &enc.out) }
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(UInt64(value)) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(UInt64(value)) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(UInt64(value)) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(UInt64(value)) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { enc.out.appendDecimal(value) } }
+    /// Every integer type (one generic member meets the ten requirements).
+    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I, forKey key: Key) throws {
+        if begin(key) { enc.writeInteger(value) }
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if begin(key) { try enc.encodeValue(value, depth: depth, extra: extra, last: .key(key.stringValue)) }
@@ -367,16 +369,7 @@ struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
         guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, last) }
         if begin() { JSONWriter.writeFloat(value, into: &enc.out) }
     }
-    mutating func encode(_ value: Int) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int8) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int16) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int32) throws { if begin() { JSONWriter.writeInt(Int64(value), into: &enc.out) } }
-    mutating func encode(_ value: Int64) throws { if begin() { JSONWriter.writeInt(value, into: &enc.out) } }
-    mutating func encode(_ value: UInt) throws { if begin() { enc.out.appendDecimal(UInt64(value)) } }
-    mutating func encode(_ value: UInt8) throws { if begin() { enc.out.appendDecimal(UInt64(value)) } }
-    mutating func encode(_ value: UInt16) throws { if begin() { enc.out.appendDecimal(UInt64(value)) } }
-    mutating func encode(_ value: UInt32) throws { if begin() { enc.out.appendDecimal(UInt64(value)) } }
-    mutating func encode(_ value: UInt64) throws { if begin() { enc.out.appendDecimal(value) } }
+    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws { if begin() { enc.writeInteger(value) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let last = self.last

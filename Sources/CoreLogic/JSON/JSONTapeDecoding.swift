@@ -39,13 +39,11 @@ final class _TapeDecoder: Decoder {
         try unkeyed(current)
     }
 
-    func singleValueContainer() throws -> SingleValueDecodingContainer {
-        _TapeSingle(d: self, i: current)
-    }
+    func singleValueContainer() throws -> SingleValueDecodingContainer { self }
 
     func unkeyed(_ i: Int) throws -> _TapeUnkeyed {
         guard tape[i].kind == .array else { throw error(at: i, "expected an array, found \(describe(i))") }
-        return _TapeUnkeyed(d: self, arr: i, count: Int(tape[i].len), cursor: i + 1)
+        return _TapeUnkeyed(d: self, arr: i)
     }
 
     // MARK: Paths and errors
@@ -308,16 +306,7 @@ struct _TapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try d.unboxString(try require(key)) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try d.unboxDouble(try require(key)) }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try d.unboxFloat(try require(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try d.unboxInteger(try require(key), type) }
+    func decode<I: FixedWidthInteger & Decodable>(_ type: I.Type, forKey key: Key) throws -> I { try d.unboxInteger(try require(key), type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try d.decodeValue(type, at: try require(key)) }
 
     // One member lookup, null read as absent (the standard library's default looks twice).
@@ -349,92 +338,72 @@ struct _TapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 }
 
-struct _TapeUnkeyed: UnkeyedDecodingContainer {
+/// The unkeyed and the single-value containers: each typed read decodes the entry `read`
+/// hands it (the next element, passed only once read; or the decoder's current value).
+protocol _TapeValues: AnyObject {
+    var d: _TapeDecoder { get }
+    func read<T>(_ value: (Int) throws -> T) throws -> T
+}
+
+extension _TapeValues {
+    func decode(_ type: Bool.Type) throws -> Bool { try read(d.unboxBool) }
+    func decode(_ type: String.Type) throws -> String { try read(d.unboxString) }
+    func decode(_ type: Double.Type) throws -> Double { try read(d.unboxDouble) }
+    func decode(_ type: Float.Type) throws -> Float { try read(d.unboxFloat) }
+    func decode<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I { try read { try d.unboxInteger($0, type) } }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try read { try d.decodeValue(type, at: $0) } }
+}
+
+/// The decoder is its own single-value container: it reads the value being decoded.
+extension _TapeDecoder: SingleValueDecodingContainer, _TapeValues {
+    var d: _TapeDecoder { self }
+    func read<T>(_ value: (Int) throws -> T) throws -> T { try value(current) }
+    func decodeNil() -> Bool { tape[current].kind == .null }
+}
+
+final class _TapeUnkeyed: UnkeyedDecodingContainer, _TapeValues {
     let d: _TapeDecoder
     let arr: Int
     let elementCount: Int
     var currentIndex = 0
     var cursor: Int
 
-    init(d: _TapeDecoder, arr: Int, count: Int, cursor: Int) {
-        self.d = d; self.arr = arr; self.elementCount = count; self.cursor = cursor
+    init(d: _TapeDecoder, arr: Int) {
+        self.d = d; self.arr = arr; self.elementCount = Int(d.tape[arr].len); self.cursor = arr + 1
     }
 
     var codingPath: [CodingKey] { d.path(of: arr).map(JSONKey.init) }
     var count: Int? { elementCount }
     var isAtEnd: Bool { currentIndex >= elementCount }
 
-    @inline(__always) func peek() throws -> Int {
+    private func peek() throws -> Int {
         guard currentIndex < elementCount else {
             throw d.error(at: arr, index: currentIndex, "expected another element, found the end of the array (\(elementCount) elements)")
         }
         return cursor
     }
 
-    @inline(__always) mutating func advance() {
+    func read<T>(_ value: (Int) throws -> T) throws -> T {
+        let r = try value(try peek())
         cursor = d.next(cursor)
         currentIndex += 1
+        return r
     }
 
-    mutating func decodeNil() throws -> Bool {
-        if d.tape[try peek()].kind == .null { advance(); return true }
-        return false
+    func decodeNil() throws -> Bool {
+        guard d.tape[try peek()].kind == .null else { return false }
+        return try read { _ in true }
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { let r = try d.unboxBool(try peek()); advance(); return r }
-    mutating func decode(_ type: String.Type) throws -> String { let r = try d.unboxString(try peek()); advance(); return r }
-    mutating func decode(_ type: Double.Type) throws -> Double { let r = try d.unboxDouble(try peek()); advance(); return r }
-    mutating func decode(_ type: Float.Type) throws -> Float { let r = try d.unboxFloat(try peek()); advance(); return r }
-    mutating func decode(_ type: Int.Type) throws -> Int { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { let r = try d.decodeValue(type, at: try peek()); advance(); return r }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let c = KeyedDecodingContainer(_TapeKeyed<NestedKey>(d: d, obj: try d.keyedEntry(try peek(), NestedKey.self)))
-        advance()
-        return c
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try read { KeyedDecodingContainer(_TapeKeyed<NestedKey>(d: d, obj: try d.keyedEntry($0, NestedKey.self))) }
     }
 
-    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
-        let c = try d.unkeyed(try peek())
-        advance()
-        return c
+    func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
+        try read { try d.unkeyed($0) }
     }
 
-    mutating func superDecoder() throws -> Decoder {
-        let c = _TapeDecoder(parser: d.parser, tape: d.tape, current: try peek())
-        advance()
-        return c
+    func superDecoder() throws -> Decoder {
+        try read { _TapeDecoder(parser: d.parser, tape: d.tape, current: $0) }
     }
-}
-
-struct _TapeSingle: SingleValueDecodingContainer {
-    let d: _TapeDecoder
-    let i: Int
-
-    var codingPath: [CodingKey] { d.path(of: i).map(JSONKey.init) }
-    func decodeNil() -> Bool { d.tape[i].kind == .null }
-    func decode(_ type: Bool.Type) throws -> Bool { try d.unboxBool(i) }
-    func decode(_ type: String.Type) throws -> String { try d.unboxString(i) }
-    func decode(_ type: Double.Type) throws -> Double { try d.unboxDouble(i) }
-    func decode(_ type: Float.Type) throws -> Float { try d.unboxFloat(i) }
-    func decode(_ type: Int.Type) throws -> Int { try d.unboxInteger(i, type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try d.unboxInteger(i, type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try d.unboxInteger(i, type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try d.unboxInteger(i, type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try d.unboxInteger(i, type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try d.unboxInteger(i, type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try d.unboxInteger(i, type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try d.unboxInteger(i, type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try d.unboxInteger(i, type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try d.unboxInteger(i, type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try d.decodeValue(type, at: i) }
 }
