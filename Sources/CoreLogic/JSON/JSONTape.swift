@@ -253,78 +253,42 @@ enum _ExactInteger: Equatable {
     case tooLarge
 
     init(_ text: UnsafeBufferPointer<UInt8>) {
-        var i = 0
-        let negative = !text.isEmpty && text[0] == UInt8(ascii: "-")
-        if negative { i += 1 }
-        var mantissaEnd = i
-        while mantissaEnd < text.count, text[mantissaEnd] | 0x20 != UInt8(ascii: "e") { mantissaEnd += 1 }
-        var exponent = 0
-        if mantissaEnd < text.count {
-            var j = mantissaEnd + 1
-            var exponentNegative = false
-            if j < text.count, text[j] == UInt8(ascii: "+") {
-                j += 1
-            } else if j < text.count, text[j] == UInt8(ascii: "-") {
-                exponentNegative = true
-                j += 1
+        let negative = text.first == UInt8(ascii: "-")
+        // The mantissa's digits (the point skipped), and the power of ten they are scaled by.
+        var digits: [UInt8] = []
+        var scale = 0, k = negative ? 1 : 0, afterPoint = false
+        while k < text.count, text[k] | 0x20 != UInt8(ascii: "e") {
+            if text[k] == UInt8(ascii: ".") {
+                afterPoint = true
+            } else {
+                digits.append(text[k] &- 0x30)
+                if afterPoint { scale -= 1 }
             }
+            k += 1
+        }
+        if k < text.count {
+            let exponentNegative = text[k + 1] == UInt8(ascii: "-")
+            var exponent = 0
             // Past 10^8 the answer no longer depends on it (inputs are at most 16 MiB).
-            while j < text.count {
-                if exponent < 100_000_000 { exponent = exponent &* 10 &+ Int(text[j] &- 0x30) }
-                j += 1
+            for b in text[(k + 1)...] where b != UInt8(ascii: "-") && b != UInt8(ascii: "+") && exponent < 100_000_000 {
+                exponent = exponent &* 10 &+ Int(b &- 0x30)
             }
-            if exponentNegative { exponent = -exponent }
+            scale += exponentNegative ? -exponent : exponent
         }
-        // Positions among the mantissa's digits (the point skipped): the first and last
-        // that are not 0, and how many follow the point.
-        var digits = 0, fractionDigits = 0, first = -1, last = -1
-        var afterPoint = false
-        for k in i..<mantissaEnd {
-            let b = text[k]
-            if b == UInt8(ascii: ".") { afterPoint = true; continue }
-            if afterPoint { fractionDigits += 1 }
-            if b != UInt8(ascii: "0") {
-                if first < 0 { first = digits }
-                last = digits
-            }
-            digits += 1
-        }
-        guard first >= 0 else {
+        while digits.last == 0 { digits.removeLast(); scale += 1 }
+        guard let first = digits.firstIndex(where: { $0 != 0 }) else {
             self = .integer(negative: negative, magnitude: 0)
             return
         }
-        // The value is the digits first...last times 10^scale; the last one is not 0, so
-        // a negative scale leaves a fraction.
-        let scale = exponent - fractionDigits + (digits - 1 - last)
-        if scale < 0 {
-            self = .fraction
-            return
-        }
-        if last - first + 1 + scale > 20 {
-            self = .tooLarge
-            return
-        }
+        // The last digit is not 0, so a negative scale leaves a fraction.
+        if scale < 0 { self = .fraction; return }
+        if digits.count - first + scale > 20 { self = .tooLarge; return }
         var magnitude: UInt64 = 0
-        var position = 0
-        for k in i..<mantissaEnd where text[k] != UInt8(ascii: ".") {
-            if position >= first && position <= last {
-                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = times10.addingReportingOverflow(UInt64(text[k] &- 0x30))
-                if o1 || o2 {
-                    self = .tooLarge
-                    return
-                }
-                magnitude = sum
-            }
-            position += 1
-        }
-        for _ in 0..<scale {
-            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            if overflow {
-                self = .tooLarge
-                return
-            }
-            magnitude = times10
+        for d in digits[first...] + repeatElement(0, count: scale) {
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(d))
+            if o1 || o2 { self = .tooLarge; return }
+            magnitude = sum
         }
         self = .integer(negative: negative, magnitude: magnitude)
     }
