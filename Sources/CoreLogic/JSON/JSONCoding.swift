@@ -1,21 +1,17 @@
 /// `Codable` to and from JSON in the shape of Swift's synthesized conformances.
 ///
-/// Encoding writes compact JSON: keys in the order the encoder receives them
-/// (declaration order for synthesized code), `nil` optionals omitted, enums
-/// externally tagged (`{"search":{"query":"swift"}}`, `{"increment":{}}`),
-/// `[String: V]` dictionaries with keys sorted so output is deterministic.
-/// Decoding accepts the same shapes plus a payload-less case sent as a bare string
-/// (`"increment"`); missing or null optionals decode as `nil`, unknown keys in
-/// structs are ignored, integers must be exact and in range.
-/// Every error thrown is a `JSONError`: `.syntax` for unparsable input, `.schema`
-/// (with the JSON path) for the wrong shape or a non-finite number to encode.
+/// Encoding writes compact JSON: keys in the order the encoder receives them, `nil`
+/// optionals omitted, enums externally tagged (`{"search":{"query":"swift"}}`,
+/// `{"increment":{}}`), `[String: V]` dictionaries with keys sorted. Decoding accepts the
+/// same shapes plus a payload-less case sent as a bare string (`"increment"`); missing or
+/// null optionals decode as `nil`, unknown keys are ignored, integers must be exact and in
+/// range. Every error is a `JSONError`: `.syntax` for unparsable input, `.schema` (with the
+/// JSON path) for the wrong shape or a non-finite number to encode.
 ///
-/// Decoding has one general decoder, the tape decoder (`_TapeDecoder`): it validates the
-/// whole input first, so syntax errors win over schema errors wherever they are, and it
-/// owns every error message and JSON path. A `JSONDirectCodable` type's canonical input is
-/// read directly first, and anything that reader does not take goes to the tape decoder.
-/// Encoding has one `Codable` encoder (`_StreamEncoder`); a `JSONDirectCodable` type
-/// writes the same bytes itself.
+/// A `JSONDirectCodable` type writes itself, and its canonical input is read directly
+/// first. Everything else goes through the one `Codable` encoder (`_StreamEncoder`) and the
+/// one general decoder (`_TapeDecoder`), which validates the whole input first (so syntax
+/// errors win over schema errors) and owns every error message and JSON path.
 public enum JSONCoding {
     /// Appends the compact JSON of `value` to `out`. On error `out` is unchanged.
     public static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
@@ -25,13 +21,9 @@ public enum JSONCoding {
 
     /// `encode(_:into:)` into a byte buffer: a `JSONDirectCodable` value is written in the
     /// buffer's memory, any other through `Codable` and copied in. On error `out` is unchanged.
-    ///
-    /// Inlined, so a caller specialized for a direct type calls that type's writer itself.
-    /// Out of line, its specializations differ only in the two functions they call, and
-    /// LLVM's function merging folds such a pair into one function that takes both as
-    /// arguments, the specialization a caller names becoming a thunk into it: in the
-    /// cookbook, the counter's state with the search's `[Repository]` (from the patch
-    /// output), about 15 instructions more on each counter batch.
+    /// Inlined so that a caller specialized for a direct type calls its writer itself (out
+    /// of line, LLVM merges two types' specializations into one behind thunks: about 15
+    /// instructions more per counter batch).
     @inline(__always)
     static func encode<T: Encodable>(_ value: T, into out: inout _ByteBuffer) throws {
         if _Direct.encode(value, into: &out) { return }

@@ -1,57 +1,26 @@
-/// A type that writes and reads its own JSON directly, in exactly the shape of its
-/// synthesized `Codable` conformance, without going through `Codable`.
+/// A type that writes and reads its own JSON, in exactly the shape of its synthesized
+/// `Codable` conformance, without the `Codable` machinery (a boxed container, metadata
+/// lookups and dynamic calls per object). `JSONCoding` uses it whenever the top-level type
+/// conforms; typegen's `--lang swift` writes the conformances (docs/performance.md has
+/// an example and the rules).
 ///
-/// `Codable` stays the contract: every feature type is `Codable`, and that shape is
-/// what hosts send and receive. For a hot type (a state sent in every batch, an event
-/// carrying a page of items) most of the `Codable` cost is the protocol machinery
-/// itself: a boxed container, generic metadata lookups and dynamic calls per object,
-/// whatever the coder does. A direct conformance skips it; `JSONCoding` uses it
-/// whenever the top-level type conforms.
-///
-/// The rules, which `JSONDirectCheck` tests a conformance against:
-/// - `writeJSON` writes exactly the bytes the `Codable` path writes: members in
-///   declaration order, `nil` optionals omitted, enums externally tagged
-///   (`{"case":{"label":value}}`, `{"case":{}}` without payload).
-/// - `readJSON` reads that canonical shape, and a case sent as a bare string
-///   (`"offline"`), which `Codable` reads as the case with an empty payload object
-///   (`{"offline":{}}`). Anything else (keys in another order, an unknown key, `1.0`
-///   for an integer, bad input) makes a
-///   `JSONInput` method throw; `JSONCoding` then decodes the same bytes through
-///   `Codable`, which gives the value or the error with its JSON path. So a direct
-///   reader may be stricter than `Codable`, never looser, and errors are the same.
+/// - `writeJSON` writes exactly the bytes the `Codable` path writes (`JSONDirectCheck`
+///   tests it): members in declaration order, `nil` optionals omitted, enums externally
+///   tagged (`{"case":{"label":value}}`, `{"case":{}}`).
+/// - `readJSON` reads that shape, and a case sent as a bare string (`"offline"`, which
+///   `Codable` reads as `{"offline":{}}`). On anything else a `JSONInput` method throws and
+///   `JSONCoding` decodes the same bytes through `Codable`, which gives the value or the
+///   error with its JSON path: a direct reader may be stricter than `Codable`, never looser.
 /// - `JSONOutput` and `JSONInput` are non-copyable: use the one you are given, in place.
-///
-/// `JSONCoding.encode` and `JSONCoding.decode` from bytes or a string take the direct
-/// path when the top-level type conforms; `decode(_:from: JSONValue)` writes the value
-/// and decodes those bytes the same way.
-///
-/// ```swift
-/// extension Repository: JSONDirectCodable {
-///     public func writeJSON(to out: inout JSONOutput) throws {
-///         out.beginObject()
-///         try out.field("id", id)
-///         try out.field("name", name)
-///         out.endObject()
-///     }
-///     public static func readJSON(from input: inout JSONInput) throws -> Repository {
-///         try input.beginObject()
-///         let r = Repository(id: try input.field("id"), name: try input.field("name"))
-///         try input.endObject()
-///         return r
-///     }
-/// }
-/// ```
 public protocol JSONDirectCodable: Codable {
-    /// Writes `self` as the `Codable` path would. Throw (as `Double.writeJSON` does
-    /// for a non-finite value) to let `Codable` encode it instead, with its error.
+    /// Writes `self` as the `Codable` path would; throws (as `Double` does for a
+    /// non-finite value) to let `Codable` encode it instead, with its error.
     func writeJSON(to out: inout JSONOutput) throws(JSONFailure)
     /// Reads a value written by `writeJSON`; throws on any other input (see above).
     static func readJSON(from input: inout JSONInput) throws(JSONFailure) -> Self
     #if !hasFeature(Embedded)
-    /// An enum's case names in declaration order, which its generated reader knows; nil
-    /// (the default) for any other type. ``JSONCoding/caseNames(of:)`` takes them from here
-    /// rather than run the type's `init(from:)` to find its coding keys. (In the
-    /// WebAssembly build `Decodable` declares it.)
+    /// An enum's case names in declaration order (nil, the default, for other types), for
+    /// ``JSONCoding/caseNames(of:)``. In the WebAssembly build `Decodable` declares it.
     static var jsonCaseNames: [String]? { get }
     #endif
 }
@@ -62,10 +31,10 @@ extension JSONDirectCodable {
 }
 #endif
 
-/// Thrown by `JSONInput` and `JSONOutput` when the direct path does not apply; the
-/// caller falls back to `Codable`. Never escapes `JSONCoding`.
+/// Thrown by `JSONInput` and `JSONOutput` when the direct path does not apply, for
+/// `JSONCoding` to fall back to `Codable`. The WebAssembly build has no `Codable`: there
+/// the mismatch is the error.
 #if hasFeature(Embedded)
-/// The WebAssembly build has no `Codable` to fall back to: the mismatch is the error.
 func _DirectMismatch() -> JSONError {
     JSONError(kind: .schema, message: "$: not the canonical JSON of this type", path: "$")
 }

@@ -1,16 +1,12 @@
 /// Strict RFC 8259 parser producing `JSONValue`.
 ///
-/// Rejects everything RFC 8259 rejects (trailing commas, leading zeros, `+1`, `.5`,
-/// `1.`, NaN/Infinity, single quotes, comments, raw control characters in strings,
-/// invalid escapes, unpaired surrogate escapes, trailing garbage, empty input),
-/// invalid UTF-8 anywhere (overlong forms, encoded surrogates, code points above
-/// U+10FFFF, truncated sequences), duplicate object keys, numbers outside the
-/// range of `Double`, nesting deeper than `limits.maxDepth` and input larger than
-/// `limits.maxBytes`. Every failure is a `JSONError` of kind `.syntax` whose
-/// message names the byte offset, line and column. Top-level scalars are allowed.
-///
-/// It is the tape decoder's lexer (`buildTape`), then the tape turned into values:
-/// both steps are iterative, so hostile nesting cannot overflow the call stack.
+/// Rejects everything RFC 8259 rejects (trailing commas, leading zeros, `+1`, `.5`, `1.`,
+/// NaN, single quotes, comments, raw control characters, invalid or unpaired surrogate
+/// escapes, trailing garbage, empty input), invalid UTF-8 anywhere, duplicate keys,
+/// numbers beyond `Double`, and input deeper or larger than `limits`. Every failure is a
+/// `.syntax` `JSONError` naming the byte offset, line and column. Top-level scalars are
+/// allowed. It is the tape decoder's lexer (`buildTape`), then the tape turned into
+/// values: both iterative, so hostile nesting cannot overflow the call stack.
 public enum JSONParser {
     /// Parses one JSON document from raw UTF-8 bytes.
     public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(JSONFailure) -> JSONValue {
@@ -214,7 +210,6 @@ struct _Parser {
         let start = i
         var negative = false
         if byte(i) == UInt8(ascii: "-") { negative = true; i += 1 }
-        let intStart = i
         var mantissa: UInt64 = 0
         var overflow = false
         let first = byte(i)
@@ -232,7 +227,6 @@ struct _Parser {
         } else {
             throw fail("invalid number", at: start)
         }
-        let intDigits = i - intStart
         var fracDigits = 0
         var isInteger = true
         if byte(i) == UInt8(ascii: ".") {
@@ -283,7 +277,6 @@ struct _Parser {
                 return .double(negative ? -d : d)
             }
         }
-        _ = intDigits
         let text = String(decoding: UnsafeBufferPointer(start: p + start, count: i - start), as: UTF8.self)
         guard let d = Double(text), d.isFinite else {
             throw fail("number out of range", at: start)

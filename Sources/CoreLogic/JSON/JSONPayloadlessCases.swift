@@ -33,11 +33,9 @@ struct PayloadlessCases<Value: Decodable> {
         }
     }
 
-    /// `bytes` decoded as the decoder decodes them, or nil. Of a type with direct JSON only
-    /// the direct reader is asked (the decoder's answer whenever it has one): a case it
-    /// declines, one with a required payload, is left out of the table, and the `Codable`
-    /// fallback, whose first run costs about a third of a search system's start-up, does
-    /// not run here.
+    /// `bytes` decoded as the decoder decodes them, or nil. A type with direct JSON asks
+    /// only its direct reader (a case it declines is left out of the table), sparing the
+    /// `Codable` fallback's first run, a third of a search system's start-up.
     private static func decodeForTable(_ bytes: [UInt8]) -> Value? {
         #if !hasFeature(Embedded)
         if Value.self is any JSONDirectCodable.Type {

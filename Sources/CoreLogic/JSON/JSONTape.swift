@@ -205,39 +205,34 @@ extension _Parser {
     func checkDuplicateKeys(_ tape: [_TapeEntry], object: Int) throws(JSONFailure) {
         let n = Int(tape[object].len)
         guard n > 1 else { return }
-        if n <= 12 {
-            // Pairwise, walking the members in place.
-            var a = Int(tape[object + 2].next)
-            for _ in 1..<n {
-                let ea = tape[a]
-                var sa = ea.slow ? tapeString(ea) : ""
-                var b = object + 1
-                while b < a {
-                    let eb = tape[b]
-                    let same: Bool
-                    if !ea.slow && !eb.slow {
-                        same = ea.len == eb.len && UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len)).elementsEqual(
-                            UnsafeBufferPointer(start: p + Int(eb.start), count: Int(eb.len)))
-                    } else if !ea.slow {
-                        same = tapeKeyEquals(eb, UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len)))
-                    } else {
-                        same = sa.withUTF8 { tapeKeyEquals(eb, $0) }
-                    }
-                    if same { throw fail("duplicate key \(JSONWriter.string(.string(tapeString(ea))))", at: Int(ea.start) - 1) }
-                    b = Int(tape[b + 1].next)
-                }
-                sa = ""
-                a = Int(tape[a + 1].next)
-            }
-        } else {
+        func duplicate(_ e: _TapeEntry) -> JSONError {
+            fail("duplicate key \(JSONWriter.string(.string(tapeString(e))))", at: Int(e.start) - 1)
+        }
+        if n > 12 {
             var seen = Set<String>(minimumCapacity: n)
             var k = object + 1
             for _ in 0..<n {
-                if !seen.insert(tapeString(tape[k])).inserted {
-                    throw fail("duplicate key \(JSONWriter.string(.string(tapeString(tape[k]))))", at: Int(tape[k].start) - 1)
-                }
+                if !seen.insert(tapeString(tape[k])).inserted { throw duplicate(tape[k]) }
                 k = Int(tape[k + 1].next)
             }
+            return
+        }
+        // Pairwise, walking the members in place: each key against those before it.
+        var a = Int(tape[object + 2].next)
+        for _ in 1..<n {
+            let ea = tape[a]
+            var b = object + 1
+            while b < a {
+                let eb = tape[b]
+                if ea.slow || eb.slow {
+                    if tapeString(ea).utf8.elementsEqual(tapeString(eb).utf8) { throw duplicate(ea) }
+                } else if ea.len == eb.len && UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len))
+                    .elementsEqual(UnsafeBufferPointer(start: p + Int(eb.start), count: Int(eb.len))) {
+                    throw duplicate(ea)
+                }
+                b = Int(tape[b + 1].next)
+            }
+            a = Int(tape[a + 1].next)
         }
     }
 }

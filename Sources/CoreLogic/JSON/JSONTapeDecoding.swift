@@ -216,19 +216,10 @@ final class _TapeDecoder: Decoder {
         if hintObject == obj && hintKey > obj && hintKey < Int(o.next) { start = hintKey }
         var key = key
         let found = key.withUTF8 { kb -> Int? in
-            let p = parser.p
             var k = start
             for _ in 0..<n {
                 if k >= Int(o.next) { k = obj + 1 }
-                let e = tape[k]
-                if e.slow {
-                    if parser.tapeKeyEquals(e, kb) { return k }
-                } else if Int(e.len) == kb.count {
-                    let a = p + Int(e.start)
-                    var same = true
-                    for j in 0..<kb.count where a[j] != kb[j] { same = false; break }
-                    if same { return k }
-                }
+                if parser.tapeKeyEquals(tape[k], kb) { return k }
                 k = Int(tape[k + 1].next)
             }
             return nil
