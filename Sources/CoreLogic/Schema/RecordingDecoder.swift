@@ -201,21 +201,11 @@ struct RecordingKeyed<Key: CodingKey>: _GenericKeyedDecoding {
     func superDecoder() throws -> Decoder { throw decoder.unsupported("superDecoder()") }
     func superDecoder(forKey key: Key) throws -> Decoder { throw decoder.unsupported("superDecoder(forKey:)") }
 
-
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
+    func decodeIfPresent<I: FixedWidthInteger & Decodable>(_ type: I.Type, forKey key: Key) throws -> I? { try optional(type, key) }
 
     private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? { try decodeIfPresent(type, forKey: key) }
 }
@@ -259,16 +249,7 @@ struct RecordingUnkeyed: UnkeyedDecodingContainer {
     mutating func decode(_ type: String.Type) throws -> String { try decode(generic: type) }
     mutating func decode(_ type: Double.Type) throws -> Double { try decode(generic: type) }
     mutating func decode(_ type: Float.Type) throws -> Float { try decode(generic: type) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try decode(generic: type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try decode(generic: type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try decode(generic: type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try decode(generic: type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try decode(generic: type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try decode(generic: type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try decode(generic: type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decode(generic: type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decode(generic: type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decode(generic: type) }
+    mutating func decode<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I { try decode(generic: type) }
 
     private mutating func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
 }
