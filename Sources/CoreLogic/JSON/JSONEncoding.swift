@@ -1,53 +1,87 @@
 /// Streaming `Encoder` that writes compact JSON straight into a byte buffer.
 ///
 /// Containers are tracked on a stack of frames. A *slot* frame stands for one value
-/// position (the root, a keyed member, an array element, a super-encoder); a
-/// container frame is an open `{` or `[`. Writing into a container closes any
-/// frames opened above it, which is exactly the order synthesized `Codable` code
-/// uses. Writing into a container that was already closed is reported as an error.
-/// `[String: V]` and `[Int: V]` dictionaries are written with their keys sorted
-/// (byte order), so output does not depend on hashing order.
+/// position (the root, a member or element encoded through `encode(to:)`, a
+/// super-encoder); a container frame is an open `{` or `[`. Writing into a container closes
+/// any frames opened above it, which is exactly the order synthesized `Codable` code uses;
+/// writing into a container already closed is an error. Each frame keeps its step of the
+/// coding path, so a path is read off the stack, and only when one is asked for.
+/// `[String: V]` and `[Int: V]` dictionaries are written with their keys sorted (byte
+/// order), so output does not depend on hashing order.
 final class _StreamEncoder: Encoder {
     struct Frame {
         enum Kind { case slot, object, array }
         var id: Int
         var kind: Kind
+        /// Where the frame's value is in the frame below: a key, an index, or nil for a
+        /// container that fills a slot (the slot has the step) and for the root.
+        var step: JSONPathComponent?
         /// Containers: members written so far. Slots: 0 empty, 1 filled.
-        var count: Int
+        var count = 0
         /// Slots: the id of the container that fills it, or 0.
-        var child: Int
+        var child = 0
         /// Sorting containers (dictionaries): (key, offset of the member's first byte).
         var sortEntries: [(String, Int)]?
-        var start: Int
+        /// Containers: the offset just after the opening byte.
+        var start = 0
     }
 
     @exclusivity(unchecked) var out = _ByteBuffer(capacity: 512)
     @exclusivity(unchecked) var frames: [Frame] = []
     @exclusivity(unchecked) var serial = 0
-    /// Coding path of the value being encoded by `encode(to: self)`.
-    @exclusivity(unchecked) var path: [JSONPathComponent] = []
     /// The slot that `container(keyedBy:)` and friends on `self` fill.
     @exclusivity(unchecked) var currentSlot = 0
     @exclusivity(unchecked) var failure: JSONError?
 
-    init() {
-        frames.reserveCapacity(16)
-        path.reserveCapacity(16)
-    }
+    init() { frames.reserveCapacity(16) }
 
     deinit { out.release() }
 
-    var codingPath: [CodingKey] { path.map(JSONKey.init) }
+    var codingPath: [CodingKey] { codingPath(of: currentSlot) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { keyed(Key.self, in: currentSlot) }
+    func unkeyedContainer() -> UnkeyedEncodingContainer { unkeyed(in: currentSlot) }
+    func singleValueContainer() -> SingleValueEncodingContainer { _ValueEncoder(enc: self, id: currentSlot, single: true) }
+
+    /// The root: encodes `value` as the whole document.
+    func encodeRoot<T: Encodable>(_ value: T) throws {
+        currentSlot = openSlot(nil)
+        if T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self {
+            frames[0].count = 1
+            try encodeValue(value, at: nil)
+        } else {
+            try value.encode(to: self)
+        }
+        while !frames.isEmpty { pop() }
+        if let f = failure { throw f }
+    }
 
     // MARK: Frames
 
+    /// The coding path to the frame `id` (open), then `last`.
+    func path(of id: Int, then last: JSONPathComponent? = nil) -> [JSONPathComponent] {
+        var steps = frames.prefix { $0.id <= id }.compactMap(\.step)
+        if let last { steps.append(last) }
+        return steps
+    }
+
+    func codingPath(of id: Int) -> [CodingKey] { path(of: id).map(JSONKey.init) }
+
+    func fail(_ detail: String) {
+        if failure == nil { failure = JSONError.schema(JSONPath.render(path(of: frames.last?.id ?? 0)), detail) }
+    }
+
+    func nonFinite(_ d: Double, at id: Int, _ last: JSONPathComponent?) -> JSONError {
+        JSONError.schema(JSONPath.render(path(of: id, then: last)), "cannot encode non-finite number \(d)")
+    }
+
     @inline(__always) func nextID() -> Int { serial &+= 1; return serial }
 
-    /// Opens a frame for one value (a slot) and returns its id.
-    @inline(__always) func openSlot() -> Int {
+    /// Opens a frame for one value (a slot) at `step` and returns its id.
+    @inline(__always) func openSlot(_ step: JSONPathComponent?) -> Int {
         let slot = nextID()
-        frames.append(Frame(id: slot, kind: .slot, count: 0, child: 0, sortEntries: nil, start: 0))
+        frames.append(Frame(id: slot, kind: .slot, step: step))
         return slot
     }
 
@@ -76,8 +110,7 @@ final class _StreamEncoder: Encoder {
         var ranges: [(String, Range<Int>)] = []
         ranges.reserveCapacity(entries.count)
         for (n, e) in entries.enumerated() {
-            var lo = e.1
-            if n > 0 { lo += 1 }   // skip the separating comma
+            let lo = n > 0 ? e.1 + 1 : e.1   // past the separating comma
             let hi = n + 1 < entries.count ? entries[n + 1].1 : out.count
             ranges.append((e.0, lo..<hi))
         }
@@ -92,8 +125,15 @@ final class _StreamEncoder: Encoder {
         out.replaceTail(from: containerStart, with: sorted)
     }
 
-    func fail(_ detail: String, path extra: [JSONPathComponent] = []) {
-        if failure == nil { failure = JSONError.schema(JSONPath.render(path + extra), detail) }
+    // MARK: Containers
+
+    func keyed<Key: CodingKey>(_: Key.Type, in slot: Int) -> KeyedEncodingContainer<Key> {
+        let id = openContainer(slot: slot, object: true, sorting: Key.self == _DictionaryKeyType.type)
+        return KeyedEncodingContainer(_KeyedEncoder<Key>(enc: self, id: id))
+    }
+
+    func unkeyed(in slot: Int) -> UnkeyedEncodingContainer {
+        _ValueEncoder(enc: self, id: openContainer(slot: slot, object: false, sorting: false))
     }
 
     /// Opens a container in slot `slot`, or returns the one already there.
@@ -115,16 +155,16 @@ final class _StreamEncoder: Encoder {
         }
         let n = frames.count - 1
         frames[n].count = 1
-        let id = pushContainer(object: object, sorting: sorting)
+        let id = pushContainer(object: object, sorting: sorting, at: nil)
         frames[n].child = id
         return id
     }
 
-    /// Writes `{` or `[` and opens its frame; returns its id.
-    func pushContainer(object: Bool, sorting: Bool) -> Int {
+    /// Writes `{` or `[` and opens its frame at `step`; returns its id.
+    func pushContainer(object: Bool, sorting: Bool, at step: JSONPathComponent?) -> Int {
         let id = nextID()
         out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        frames.append(Frame(id: id, kind: object ? .object : .array, count: 0, child: 0,
+        frames.append(Frame(id: id, kind: object ? .object : .array, step: step,
                             sortEntries: sorting ? [] : nil, start: out.count))
         return id
     }
@@ -161,43 +201,23 @@ final class _StreamEncoder: Encoder {
 
     // MARK: Values
 
-    /// The absolute path `path[0..<depth] + extra + [last]`.
-    func absolutePath(_ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> [JSONPathComponent] {
-        Array(path.prefix(depth)) + extra + (last.map { [$0] } ?? [])
-    }
-
-    /// Writes any encodable value at the current position (a member has been begun).
-    /// Its coding path is `path[0..<depth] + extra + [last]`.
-    func encodeValue<T: Encodable>(_ value: T, depth: Int, extra: [JSONPathComponent], last: JSONPathComponent?) throws {
+    /// Writes any encodable value at the current position (a member has been begun), at
+    /// `step` of the innermost frame.
+    func encodeValue<T: Encodable>(_ value: T, at step: JSONPathComponent?) throws {
         if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), into: &out); return }
         if T.self == Int.self { JSONWriter.writeInt(Int64(unsafeBitCast(value, to: Int.self)), into: &out); return }
         if T.self == Bool.self { JSONWriter.appendASCII(unsafeBitCast(value, to: Bool.self) ? "true" : "false", &out); return }
         if T.self == Double.self {
             let d = unsafeBitCast(value, to: Double.self)
-            guard d.isFinite else { throw nonFinite(d, depth, extra, last) }
+            guard d.isFinite else { throw nonFinite(d, at: frames.last?.id ?? 0, step) }
             JSONWriter.writeDouble(d, into: &out); return
         }
         // Everything else: a fresh slot, encoded through `self`.
-        let slot = openSlot()
+        let slot = openSlot(step)
         let savedSlot = currentSlot
         currentSlot = slot
-        if path.count == depth {
-            if !extra.isEmpty { path.append(contentsOf: extra) }
-            if let last = last { path.append(last) }
-            defer {
-                currentSlot = savedSlot
-                while path.count > depth { path.removeLast() }
-            }
-            try value.encode(to: self)
-        } else {
-            let saved = path
-            path = absolutePath(depth, extra, last)
-            defer {
-                currentSlot = savedSlot
-                path = saved
-            }
-            try value.encode(to: self)
-        }
+        defer { currentSlot = savedSlot }
+        try value.encode(to: self)
         while let top = frames.last, top.id >= slot { pop() }
     }
 
@@ -208,41 +228,6 @@ final class _StreamEncoder: Encoder {
             out.appendDecimal(UInt64(truncatingIfNeeded: value))
         }
     }
-
-    func nonFinite(_ d: Double, _ depth: Int, _ extra: [JSONPathComponent], _ last: JSONPathComponent?) -> JSONError {
-        JSONError.schema(JSONPath.render(absolutePath(depth, extra, last)), "cannot encode non-finite number \(d)")
-    }
-
-    // MARK: Encoder
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let sorting = Key.self == _DictionaryKeyType.type
-        let id = openContainer(slot: currentSlot, object: true, sorting: sorting)
-        return KeyedEncodingContainer(_KeyedEncoder<Key>(enc: self, id: id, depth: path.count, extra: []))
-    }
-
-    func unkeyedContainer() -> UnkeyedEncodingContainer {
-        let id = openContainer(slot: currentSlot, object: false, sorting: false)
-        return _ValueEncoder(enc: self, id: id, depth: path.count, extra: [])
-    }
-
-    func singleValueContainer() -> SingleValueEncodingContainer {
-        _ValueEncoder(enc: self, id: currentSlot, depth: path.count, extra: [], single: true)
-    }
-
-    /// The root: encodes `value` as the whole document.
-    func encodeRoot<T: Encodable>(_ value: T) throws {
-        let slot = openSlot()
-        currentSlot = slot
-        if T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self {
-            frames[0].count = 1
-            try encodeValue(value, depth: path.count, extra: [], last: nil)
-        } else {
-            try value.encode(to: self)
-        }
-        while !frames.isEmpty { pop() }
-        if let f = failure { throw f }
-    }
 }
 
 /// The key type the standard library uses for `Dictionary` coding (the same for encoding
@@ -252,38 +237,29 @@ enum _DictionaryKeyType {
 }
 
 /// An `Encoder` bound to one slot, returned by `superEncoder()`.
-final class _SlotEncoder: Encoder {
+struct _SlotEncoder: Encoder {
     let enc: _StreamEncoder
     let slot: Int
-    let fullPath: [JSONPathComponent]
-    init(enc: _StreamEncoder, slot: Int, fullPath: [JSONPathComponent]) {
-        self.enc = enc; self.slot = slot; self.fullPath = fullPath
-    }
-    var codingPath: [CodingKey] { fullPath.map(JSONKey.init) }
+    let codingPath: [CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let id = enc.openContainer(slot: slot, object: true, sorting: Key.self == _DictionaryKeyType.type)
-        return KeyedEncodingContainer(_KeyedEncoder<Key>(enc: enc, id: id, depth: 0, extra: fullPath))
+
+    init(enc: _StreamEncoder, step: JSONPathComponent, ok: Bool) {
+        self.enc = enc
+        slot = ok ? enc.openSlot(step) : -1
+        codingPath = ok ? enc.codingPath(of: slot) : []
     }
-    func unkeyedContainer() -> UnkeyedEncodingContainer {
-        let id = enc.openContainer(slot: slot, object: false, sorting: false)
-        return _ValueEncoder(enc: enc, id: id, depth: 0, extra: fullPath)
-    }
-    func singleValueContainer() -> SingleValueEncodingContainer {
-        _ValueEncoder(enc: enc, id: slot, depth: 0, extra: fullPath, single: true)
-    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { enc.keyed(Key.self, in: slot) }
+    func unkeyedContainer() -> UnkeyedEncodingContainer { enc.unkeyed(in: slot) }
+    func singleValueContainer() -> SingleValueEncodingContainer { _ValueEncoder(enc: enc, id: slot, single: true) }
 }
 
 /// Writes `{"key":value,...}` members into one open object frame.
-/// Its coding path is `enc.path[0..<depth] + extra`.
 struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let enc: _StreamEncoder
     let id: Int
-    let depth: Int
-    let extra: [JSONPathComponent]
 
-    var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
-    var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
+    var codingPath: [CodingKey] { enc.codingPath(of: id) }
 
     @inline(__always) func begin(_ key: Key) -> Bool { enc.beginKeyedMember(id, key.stringValue) }
 
@@ -297,39 +273,33 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if begin(key) { JSONWriter.writeString(value, into: &enc.out) }
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, .key(key.stringValue)) }
+        guard value.isFinite else { throw enc.nonFinite(value, at: id, .key(key.stringValue)) }
         if begin(key) { JSONWriter.writeDouble(value, into: &enc.out) }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, .key(key.stringValue)) }
+        guard value.isFinite else { throw enc.nonFinite(Double(value), at: id, .key(key.stringValue)) }
         if begin(key) { JSONWriter.writeFloat(value, into: &enc.out) }
     }
     /// Every integer type (one generic member meets the ten requirements).
     mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I, forKey key: Key) throws {
         if begin(key) { enc.writeInteger(value) }
     }
-
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if begin(key) { try enc.encodeValue(value, depth: depth, extra: extra, last: .key(key.stringValue)) }
+        if begin(key) { try enc.encodeValue(value, at: .key(key.stringValue)) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        let nid = begin(key) ? enc.pushContainer(object: true, sorting: NestedKey.self == _DictionaryKeyType.type) : -1
-        return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)]))
+        let sorting = NestedKey.self == _DictionaryKeyType.type
+        let nid = begin(key) ? enc.pushContainer(object: true, sorting: sorting, at: .key(key.stringValue)) : -1
+        return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
-        let nid = begin(key) ? enc.pushContainer(object: false, sorting: false) : -1
-        return _ValueEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.key(key.stringValue)])
+        _ValueEncoder(enc: enc, id: begin(key) ? enc.pushContainer(object: false, sorting: false, at: .key(key.stringValue)) : -1)
     }
 
-    mutating func superEncoder() -> Encoder { superEncoder(name: "super") }
-    mutating func superEncoder(forKey key: Key) -> Encoder { superEncoder(name: key.stringValue) }
-
-    private func superEncoder(name: String) -> Encoder {
-        let slot = enc.beginKeyedMember(id, name) ? enc.openSlot() : -1
-        return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.key(name)])
-    }
+    mutating func superEncoder() -> Encoder { _SlotEncoder(enc: enc, step: .key("super"), ok: enc.beginKeyedMember(id, "super")) }
+    mutating func superEncoder(forKey key: Key) -> Encoder { _SlotEncoder(enc: enc, step: .key(key.stringValue), ok: begin(key)) }
 }
 
 /// Writes `[v,...]` elements into one open array frame, or (`single`) one value into the
@@ -337,20 +307,13 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
     let enc: _StreamEncoder
     let id: Int
-    let depth: Int
-    let extra: [JSONPathComponent]
-    let single: Bool
+    var single = false
     var count = 0
 
-    init(enc: _StreamEncoder, id: Int, depth: Int, extra: [JSONPathComponent], single: Bool = false) {
-        self.enc = enc; self.id = id; self.depth = depth; self.extra = extra; self.single = single
-    }
+    /// The path step of the next value.
+    var next: JSONPathComponent? { single ? nil : .index(count) }
 
-    /// The path component of the next value.
-    var last: JSONPathComponent? { single ? nil : .index(count) }
-
-    var codingPath: [CodingKey] { basePath.map(JSONKey.init) }
-    var basePath: [JSONPathComponent] { Array(enc.path.prefix(depth)) + extra }
+    var codingPath: [CodingKey] { enc.codingPath(of: id) }
 
     @inline(__always) mutating func begin() -> Bool {
         if single { return enc.fillSlot(id) }
@@ -362,35 +325,32 @@ struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
     mutating func encode(_ value: Bool) throws { if begin() { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
     mutating func encode(_ value: String) throws { if begin() { JSONWriter.writeString(value, into: &enc.out) } }
     mutating func encode(_ value: Double) throws {
-        guard value.isFinite else { throw enc.nonFinite(value, depth, extra, last) }
+        guard value.isFinite else { throw enc.nonFinite(value, at: id, next) }
         if begin() { JSONWriter.writeDouble(value, into: &enc.out) }
     }
     mutating func encode(_ value: Float) throws {
-        guard value.isFinite else { throw enc.nonFinite(Double(value), depth, extra, last) }
+        guard value.isFinite else { throw enc.nonFinite(Double(value), at: id, next) }
         if begin() { JSONWriter.writeFloat(value, into: &enc.out) }
     }
     mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws { if begin() { enc.writeInteger(value) } }
-
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let last = self.last
-        if begin() { try enc.encodeValue(value, depth: depth, extra: extra, last: last) }
+        let step = next
+        if begin() { try enc.encodeValue(value, at: step) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let index = count
-        let nid = begin() ? enc.pushContainer(object: true, sorting: NestedKey.self == _DictionaryKeyType.type) : -1
-        return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)]))
+        let step = next, sorting = NestedKey.self == _DictionaryKeyType.type
+        let nid = begin() ? enc.pushContainer(object: true, sorting: sorting, at: step) : -1
+        return KeyedEncodingContainer(_KeyedEncoder<NestedKey>(enc: enc, id: nid))
     }
 
     mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer {
-        let index = count
-        let nid = begin() ? enc.pushContainer(object: false, sorting: false) : -1
-        return _ValueEncoder(enc: enc, id: nid, depth: depth, extra: extra + [.index(index)])
+        let step = next
+        return _ValueEncoder(enc: enc, id: begin() ? enc.pushContainer(object: false, sorting: false, at: step) : -1)
     }
 
     mutating func superEncoder() -> Encoder {
-        let index = count
-        let slot = begin() ? enc.openSlot() : -1
-        return _SlotEncoder(enc: enc, slot: slot, fullPath: basePath + [.index(index)])
+        let step = next ?? .index(0)
+        return _SlotEncoder(enc: enc, step: step, ok: begin())
     }
 }
