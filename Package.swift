@@ -25,7 +25,8 @@ let package = Package(
         .library(name: "CoreLogicTesting", targets: ["CoreLogicTesting"]),
     ],
     targets: [
-        .target(name: "CoreLogic"),
+        // The script that writes Wire/AnySystem+Calls.swift from Wire/AnySystem.swift.
+        .target(name: "CoreLogic", exclude: ["Wire/any_system_calls.py"]),
         // The declaration of the app's catalog symbol, weak (a header and a module map).
         .systemLibrary(name: "CoreFFIHook"),
         .target(name: "CoreFFI", dependencies: ["CoreLogic", "CoreFFIHook"]),

@@ -12,7 +12,7 @@ $S/JSON/JSONByteBuffer.swift $S/JSON/JSONDirect.swift $S/JSON/JSONError.swift $S
 $S/JSON/JSONLimits.swift $S/JSON/JSONParser.swift $S/JSON/JSONWriter.swift
 $S/JSON/JSONValue.swift $S/JSON/JSONTape.swift $S/JSON/JSONPayloadlessCases.swift
 $S/Patch/DirectDiffer.swift $S/Patch/TrackedArray.swift
-$S/Trace/InputKind.swift $S/Wire/AnySystem.swift $S/Wire/AppFeatures.swift $S/Wire/FeatureDescriptor.swift $S/Wire/WireSystem.swift
+$S/Trace/InputKind.swift $S/Wire/AnySystem.swift $S/Wire/AnySystem+Calls.swift $S/Wire/AppFeatures.swift $S/Wire/FeatureDescriptor.swift $S/Wire/WireSystem.swift
 Sources/CoreFFI/CString.swift Sources/CoreFFI/Exports.swift Sources/CoreFFI/HandleTable.swift Sources/CoreFFI/LastError.swift Sources/CoreFFI/OutputExports.swift Sources/CoreFFI/ServedFeatures.swift
 Wasm/AppCatalog.swift
 Examples/Cookbook/Sources/Cookbook/*.swift Examples/Cookbook/Sources/Cookbook/Support/*.swift

@@ -1,10 +1,13 @@
 # The Swift sources: their layers and the XCTest suites. Included by the Makefile.
 
-# ---- the sources' layers (docs/architecture.md) --------------------------------------
+# ---- the sources' layers and their generated file (docs/architecture.md) -------------
+# Wire/AnySystem+Calls.swift is written from AnySystem.swift's `// calls.` lines by
+# Sources/CoreLogic/Wire/any_system_calls.py; --check fails while it is stale.
 .PHONY: test-layers
-test-layers: ## which folder of Sources/ may use which: docs/architecture.md's list holds
+test-layers: ## which folder of Sources/ may use which: docs/architecture.md's list holds; AnySystem+Calls.swift is current
 	python3 Tests/layers/check_layers.py
 	python3 Tests/layers/test_check_layers.py
+	python3 Sources/CoreLogic/Wire/any_system_calls.py --check
 
 # ---- Swift ---------------------------------------------------------------------------
 .PHONY: test-swift golden-update

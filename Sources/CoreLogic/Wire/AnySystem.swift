@@ -22,47 +22,22 @@ public enum OutputMode: Int32, Sendable {
 /// 900 instructions more per call, measured with the counter). An input is sent with a
 /// `batch` sink or without one; without a sink the system builds no batch at all.
 ///
-/// The calls are closures made in ``init(_:)``, where the feature's type is known, so the
-/// code behind each one is specialized for that feature. A protocol or a generic subclass
-/// would dispatch into `WireSystem<F>` compiled for any `F`, looking up type metadata on
-/// every call: measured, about 7,000 more instructions per counter event
+/// Each call is declared once, on the `// calls.` line above the public method that makes
+/// it: its closure's parameters, result and body, where `typed` is the ``WireSystem``.
+/// From these lines `any_system_calls.py` writes the struct of closures (`Calls`) and its
+/// initializer into AnySystem+Calls.swift (docs/architecture.md, "The calls of
+/// `AnySystem`"). The closures are made in ``init(_:)``, where the feature's type is
+/// known, so the code behind each one is specialized for that feature. A protocol or a
+/// generic subclass would dispatch into `WireSystem<F>` compiled for any `F`, looking up
+/// type metadata on every call: measured, about 7,000 more instructions per counter event
 /// (`make bench-instructions`).
 public final class AnySystem {
     /// The feature this system runs.
     public let featureName: String
+    // One closure per call. A closure's sink is not optional, so that it need not escape:
+    // a caller's sink that captures something is then made on its stack, not on the heap.
+    // An input's Bool says whether a batch is wanted at all.
     private let calls: Calls
-
-    /// One closure per call, each over the same typed system.
-    private struct Calls {
-        // The sinks are not optional so that they need not escape: a caller's sink that
-        // captures something is then made on its stack, not on the heap. An input's Bool
-        // says whether a batch is wanted at all.
-        var setOutput: (OutputMode, JSONSink) throws(CoreLogicFailure) -> Void
-        var resync: (JSONSink) throws(CoreLogicFailure) -> Void
-        var watchQueries: ([String], JSONSink) throws(CoreLogicFailure) -> Void
-        var writeInitialBatch: (JSONSink) throws(CoreLogicFailure) -> Void
-        var send: (UnsafeRawBufferPointer, Bool, JSONSink) throws(CoreLogicFailure) -> Status
-        var deliver: (UInt64, UnsafeRawBufferPointer, Bool, JSONSink) throws(CoreLogicFailure) -> Status
-        var complete: (UInt64, Bool, JSONSink) throws(CoreLogicFailure) -> Status
-        var writeState: (JSONSink) throws(CoreLogicFailure) -> Void
-        var writeQuery: (String, JSONSink) throws(CoreLogicFailure) -> Void
-        var writeEffects: (JSONSink) -> Void
-        var writeBrokenInvariants: (JSONSink) -> Void
-        var setCommandHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
-        var setStateHandler: (((UnsafePointer<CChar>) -> Void)?) -> Void
-        var nextEffectID: () -> UInt64
-        var close: () -> Void
-        // Traces and journals write files: the WebAssembly build has neither (docs/web.md).
-        // Set after the others, by `init(_:)`.
-        #if !hasFeature(Embedded)
-        var setTrace: (TraceSink?) throws(CoreLogicFailure) -> Void = { _ in }
-        var openJournal: (FileSystemPath, Durability) throws(CoreLogicFailure) -> Void = { _, _ in }
-        var checkpoint: () throws(CoreLogicFailure) -> Void = {}
-        var syncJournal: () throws(CoreLogicFailure) -> Void = {}
-        var closeJournal: () -> Void = {}
-        var adopt: (Journal) throws(CoreLogicFailure) -> Void = { _ in }
-        #endif
-    }
 
     private init(featureName: String, calls: Calls) {
         self.featureName = featureName
@@ -71,59 +46,37 @@ public final class AnySystem {
 
     // A convenience initializer: Embedded Swift allows no other generic one in a class.
     convenience init<F: Feature>(_ typed: WireSystem<F>) {
-        var calls = Calls(
-            setOutput: { (mode, snapshot) throws(CoreLogicFailure) in try typed.setOutput(mode, snapshot: snapshot) },
-            resync: { (sink) throws(CoreLogicFailure) in try typed.resync(to: sink) },
-            watchQueries: { (names, values) throws(CoreLogicFailure) in try typed.watchQueries(names, values: values) },
-            writeInitialBatch: { (sink) throws(CoreLogicFailure) in try typed.writeInitialBatch(to: sink) },
-            send: { (event, wants, sink) throws(CoreLogicFailure) in try typed.send(event, wantsBatch: wants, sink: sink) },
-            deliver: { (effect, event, wants, sink) throws(CoreLogicFailure) in
-                try typed.deliver(effect, event, wantsBatch: wants, sink: sink)
-            },
-            complete: { (effect, wants, sink) throws(CoreLogicFailure) in try typed.complete(effect, wantsBatch: wants, sink: sink) },
-            writeState: { (sink) throws(CoreLogicFailure) in try typed.writeState(to: sink) },
-            writeQuery: { (name, sink) throws(CoreLogicFailure) in try typed.writeQuery(name, to: sink) },
-            writeEffects: { typed.writeEffects(to: $0) },
-            writeBrokenInvariants: { typed.writeBrokenInvariants(to: $0) },
-            setCommandHandler: { typed.setCommandHandler($0) },
-            setStateHandler: { typed.setStateHandler($0) },
-            nextEffectID: { typed.nextEffectID },
-            close: { typed.close() })
-        #if !hasFeature(Embedded)
-        calls.setTrace = { (sink) throws(CoreLogicFailure) in try typed.setTrace(sink) }
-        calls.openJournal = { (directory, durability) throws(CoreLogicFailure) in
-            try typed.openJournal(directory: directory, durability: durability)
-        }
-        calls.checkpoint = { () throws(CoreLogicFailure) in try typed.checkpoint() }
-        calls.syncJournal = { () throws(CoreLogicFailure) in try typed.syncJournal() }
-        calls.closeJournal = { typed.closeJournal() }
-        calls.adopt = { (journal) throws(CoreLogicFailure) in try typed.adopt(journal) }
-        #endif
-        self.init(featureName: F.name, calls: calls)
+        self.init(featureName: F.name, calls: Calls(typed))
     }
 
     /// Sets what batches and the state handler carry. Switching to `.patch` starts a new
     /// baseline; `snapshot` receives `{"revision":R,"state":{...}}`: the state the next
     /// patch applies to. On error nothing changes and `snapshot` is not called.
+    // calls.setOutput(mode: OutputMode, snapshot: JSONSink) throws(CoreLogicFailure) { try typed.setOutput(mode, snapshot: snapshot) }
     public func setOutput(_ mode: OutputMode, snapshot: JSONSink) throws(CoreLogicFailure) { try calls.setOutput(mode, snapshot) }
 
     /// Hands `{"revision":R,"state":{...}}`, the current state and its revision, to `sink`;
     /// in patch mode the next patch continues from it (how a host that missed a patch
     /// catches up).
+    // calls.resync(sink: JSONSink) throws(CoreLogicFailure) { try typed.resync(to: sink) }
     public func resync(to sink: JSONSink) throws(CoreLogicFailure) { try calls.resync(sink) }
 
     /// Watches the named state queries (empty: none); every later batch carries
     /// `"queries":{...}` with those whose JSON changed since the previous batch. `values`
     /// receives the current value of each. Unknown names throw `.notFound` and change
     /// nothing.
+    // calls.watchQueries(names: [String], values: JSONSink) throws(CoreLogicFailure) { try typed.watchQueries(names, values: values) }
     public func watchQueries(_ names: [String], values: JSONSink) throws(CoreLogicFailure) { try calls.watchQueries(names, values) }
 
     /// Hands the creation batch (`steps` is 0) to `sink`: the effects the first state asks for.
+    // calls.writeInitialBatch(sink: JSONSink) throws(CoreLogicFailure) { try typed.writeInitialBatch(to: sink) }
     public func writeInitialBatch(to sink: JSONSink) throws(CoreLogicFailure) { try calls.writeInitialBatch(sink) }
 
     /// `send(event)`; returns `.ok` (also when queued from inside a handler). `batch`
     /// receives the step's batch; ``send(_:)`` is the same input with no batch built.
     /// - Throws: ``CoreLogicError`` `.json` or `.schema` naming the path; the state is unchanged.
+    // calls.send(event: UnsafeRawBufferPointer, wants: Bool, sink: JSONSink) throws(CoreLogicFailure) -> Status {
+    //     try typed.send(event, wantsBatch: wants, sink: sink) }
     public func send(_ event: UnsafeRawBufferPointer, batch: JSONSink) throws(CoreLogicFailure) -> Status {
         try calls.send(event, true, batch)
     }
@@ -132,6 +85,8 @@ public final class AnySystem {
     }
 
     /// `deliver(effect, event)`; returns `.ok`, or `.stale` when the effect is not running.
+    // calls.deliver(effect: UInt64, event: UnsafeRawBufferPointer, wants: Bool, sink: JSONSink) throws(CoreLogicFailure) -> Status {
+    //     try typed.deliver(effect, event, wantsBatch: wants, sink: sink) }
     public func deliver(_ effect: UInt64, _ event: UnsafeRawBufferPointer, batch: JSONSink) throws(CoreLogicFailure) -> Status {
         try calls.deliver(effect, event, true, batch)
     }
@@ -140,6 +95,8 @@ public final class AnySystem {
     }
 
     /// `complete(effect)`; returns `.ok`, or `.stale` when the effect is not running.
+    // calls.complete(effect: UInt64, wants: Bool, sink: JSONSink) throws(CoreLogicFailure) -> Status {
+    //     try typed.complete(effect, wantsBatch: wants, sink: sink) }
     public func complete(_ effect: UInt64, batch: JSONSink) throws(CoreLogicFailure) -> Status {
         try calls.complete(effect, true, batch)
     }
@@ -149,39 +106,48 @@ public final class AnySystem {
 
     /// Hands the current state to `sink`.
     /// - Throws: `.schema` when the state cannot be encoded; `sink` is not called.
+    // calls.writeState(sink: JSONSink) throws(CoreLogicFailure) { try typed.writeState(to: sink) }
     public func writeState(to sink: JSONSink) throws(CoreLogicFailure) { try calls.writeState(sink) }
 
     /// Hands the value of the named state query to `sink`.
     /// - Throws: `.notFound` for an unknown name, with the valid names.
+    // calls.writeQuery(name: String, sink: JSONSink) throws(CoreLogicFailure) { try typed.writeQuery(name, to: sink) }
     public func writeQuery(_ name: String, to sink: JSONSink) throws(CoreLogicFailure) { try calls.writeQuery(name, sink) }
 
     /// Hands the running effects to `sink`: `[{"id":1,"feedback":"loadPage","request":{...}}]`
     /// (a request that cannot be written as JSON is null).
+    // calls.writeEffects(sink: JSONSink) { typed.writeEffects(to: sink) }
     public func writeEffects(to sink: JSONSink) { calls.writeEffects(sink) }
 
     /// Hands the feature's invariants that do not hold in the current state to `sink`, in
     /// declaration order: `[{"name":"itemsUniqueByID","message":"id 7 appears twice"}]`,
     /// `[]` when every one holds. Evaluates them now; a running system never does.
+    // calls.writeBrokenInvariants(sink: JSONSink) { typed.writeBrokenInvariants(to: sink) }
     public func writeBrokenInvariants(to sink: JSONSink) { calls.writeBrokenInvariants(sink) }
 
     /// Sets (or with nil removes) the handler called with each command's JSON (NUL-terminated).
+    // calls.setCommandHandler(handler: ((UnsafePointer<CChar>) -> Void)?) { typed.setCommandHandler(handler) }
     public func setCommandHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { calls.setCommandHandler(handler) }
 
     /// Sets (or with nil removes) the handler called with each new state's JSON (NUL-terminated).
+    // calls.setStateHandler(handler: ((UnsafePointer<CChar>) -> Void)?) { typed.setStateHandler(handler) }
     public func setStateHandler(_ handler: ((UnsafePointer<CChar>) -> Void)?) { calls.setStateHandler(handler) }
 
     /// Starts writing a trace to `sink` (replacing any previous one), or with nil stops
     /// (docs/inspector.md). The first line is written before this returns.
     /// - Throws: `.io` when the sink refuses the first line; tracing is then off.
     #if !hasFeature(Embedded)
+    // calls.setTrace(sink: TraceSink?) throws(CoreLogicFailure) { try typed.setTrace(sink) }
     public func setTrace(_ sink: TraceSink?) throws(CoreLogicFailure) { try calls.setTrace(sink) }
     #endif
 
     /// The next effect id the system will hand out.
+    // calls.nextEffectID() -> UInt64 { typed.nextEffectID }
     public var nextEffectID: UInt64 { calls.nextEffectID() }
 
     /// Stops the system (see ``System/close()``). A journal stays open until
     /// ``closeJournal()``.
+    // calls.close() { typed.close() }
     public func close() { calls.close() }
 
     #if !hasFeature(Embedded)
@@ -192,6 +158,8 @@ public final class AnySystem {
     /// left behind and the system journals nothing.
     /// - Throws: `.arg` if the system already journals or the directory already holds a
     ///   journal (restore it instead); `.io` naming the path and the system's reason.
+    // calls.openJournal(directory: FileSystemPath, durability: Durability) throws(CoreLogicFailure) {
+    //     try typed.openJournal(directory: directory, durability: durability) }
     public func openJournal(directory: FileSystemPath, durability: Durability) throws(CoreLogicFailure) {
         try calls.openJournal(directory, durability)
     }
@@ -205,13 +173,16 @@ public final class AnySystem {
 
     /// Writes a snapshot and starts a fresh journal segment (docs/persistence.md).
     /// - Throws: `.arg` without a journal; `.io` when the snapshot cannot be written.
+    // calls.checkpoint() throws(CoreLogicFailure) { try typed.checkpoint() }
     public func checkpoint() throws(CoreLogicFailure) { try calls.checkpoint() }
 
     /// Forces written records to stable storage (interval durability; a no-op otherwise).
+    // calls.syncJournal() throws(CoreLogicFailure) { try typed.syncJournal() }
     public func syncJournal() throws(CoreLogicFailure) { try calls.syncJournal() }
 
     /// Stops journaling and releases the directory, waiting for a call running on another
     /// thread; a no-op without a journal.
+    // calls.closeJournal() { typed.closeJournal() }
     public func closeJournal() { calls.closeJournal() }
 
 
@@ -237,6 +208,7 @@ public final class AnySystem {
     }
 
     /// Takes over `journal` (restore): checkpoints the restored state into it and journals on.
+    // calls.adopt(journal: Journal) throws(CoreLogicFailure) { try typed.adopt(journal) }
     func adopt(_ journal: Journal) throws(CoreLogicFailure) { try calls.adopt(journal) }
     #endif
 }
