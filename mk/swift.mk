@@ -8,6 +8,7 @@ test-layers: ## which folder of Sources/ may use which: docs/architecture.md's l
 	python3 Tests/layers/check_layers.py
 	python3 Tests/layers/test_check_layers.py
 	python3 Sources/CoreLogic/Wire/any_system_calls.py --check
+	python3 Tests/layers/test_any_system_calls.py
 
 # ---- Swift ---------------------------------------------------------------------------
 .PHONY: test-swift golden-update
