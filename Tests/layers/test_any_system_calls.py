@@ -10,6 +10,9 @@ import sys
 import tempfile
 from typing import List, Optional, Tuple
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from expect import expect  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Sources", "CoreLogic", "Wire", "any_system_calls.py")
 WIRE = os.path.join("Sources", "CoreLogic", "Wire")
@@ -52,13 +55,6 @@ def run(source: str, generated: Optional[str], *options: str) -> Tuple[subproces
                 text = handle.read()
         return result, text
 
-
-def expect(name: str, result: subprocess.CompletedProcess[str], ok: bool, *words: str) -> None:
-    output = result.stdout + result.stderr
-    if (result.returncode == 0) != ok or any(word not in output for word in words):
-        sys.exit(f"test_any_system_calls: {name}: expected {'a pass' if ok else 'a failure'} naming "
-                 f"{list(words)}, got exit {result.returncode}:\n{output}")
-    print(f"ok  {name}")
 
 
 def expect_lines(name: str, text: str, lines: List[str]) -> None:

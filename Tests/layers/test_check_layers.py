@@ -9,6 +9,9 @@ import sys
 import tempfile
 from typing import Dict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from expect import expect  # noqa: E402
+
 CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_layers.py")
 
 RULES = """```layers
@@ -31,13 +34,6 @@ def check(files: Dict[str, str], rules: str = RULES) -> subprocess.CompletedProc
                 handle.write(text)
         return subprocess.run([sys.executable, CHECK, "--root", root], capture_output=True, text=True)
 
-
-def expect(name: str, result: subprocess.CompletedProcess[str], ok: bool, *words: str) -> None:
-    output = result.stdout + result.stderr
-    if (result.returncode == 0) != ok or any(word not in output for word in words):
-        sys.exit(f"test_check_layers: {name}: expected {'a pass' if ok else 'a failure'} naming "
-                 f"{list(words)}, got exit {result.returncode}:\n{output}")
-    print(f"ok  {name}")
 
 
 LOW = "public struct Buffer {}\nfunc helper() {}\n"
