@@ -280,10 +280,16 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         guard value.isFinite else { throw enc.nonFinite(Double(value), at: id, .key(key.stringValue)) }
         if begin(key) { JSONWriter.writeFloat(value, into: &enc.out) }
     }
-    /// Every integer type (one generic member meets the ten requirements).
-    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I, forKey key: Key) throws {
-        if begin(key) { enc.writeInteger(value) }
-    }
+    mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if begin(key) { try enc.encodeValue(value, at: .key(key.stringValue)) }
     }
@@ -332,7 +338,16 @@ struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
         guard value.isFinite else { throw enc.nonFinite(Double(value), at: id, next) }
         if begin() { JSONWriter.writeFloat(value, into: &enc.out) }
     }
-    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int8) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int16) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int32) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int64) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt8) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt16) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt32) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: UInt64) throws { if begin() { enc.writeInteger(value) } }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let step = next
         if begin() { try enc.encodeValue(value, at: step) }

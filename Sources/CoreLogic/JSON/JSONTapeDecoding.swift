@@ -297,7 +297,16 @@ struct _TapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try d.unboxString(try require(key)) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try d.unboxDouble(try require(key)) }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try d.unboxFloat(try require(key)) }
-    func decode<I: FixedWidthInteger & Decodable>(_ type: I.Type, forKey key: Key) throws -> I { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try d.unboxInteger(try require(key), type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try d.unboxInteger(try require(key), type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try d.decodeValue(type, at: try require(key)) }
 
     // One member lookup, null read as absent (the standard library's default looks twice).
@@ -341,7 +350,16 @@ extension _TapeValues {
     func decode(_ type: String.Type) throws -> String { try read(d.unboxString) }
     func decode(_ type: Double.Type) throws -> Double { try read(d.unboxDouble) }
     func decode(_ type: Float.Type) throws -> Float { try read(d.unboxFloat) }
-    func decode<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: Int.Type) throws -> Int { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: Int8.Type) throws -> Int8 { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: Int16.Type) throws -> Int16 { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: Int32.Type) throws -> Int32 { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: Int64.Type) throws -> Int64 { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: UInt.Type) throws -> UInt { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try read { try d.unboxInteger($0, type) } }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try read { try d.unboxInteger($0, type) } }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try read { try d.decodeValue(type, at: $0) } }
 }
 
