@@ -1,26 +1,54 @@
 /// The probing decoder: answers every request of an `init(from:)` with a sample value
 /// and records what was asked, so ``SchemaDeriver`` can turn the requests into a schema.
+///
+/// Made with a sample choice instead, it records nothing and builds the smallest value of a
+/// type for ``SchemaDeriver/sample(of:)``: absent optionals, empty arrays and
+/// dictionaries, and for an enum the case numbered `choice` (the deriver tries them in order
+/// until one can be built, which ends recursion: `Phase.dismissing(from: Phase)` is built
+/// from `Phase.loading`). Its containers then hold no record.
 final class RecordingDecoder: Decoder {
     let deriver: SchemaDeriver
     /// The key `allKeys` reports (the enum case being probed), nil for none.
-    let chosenKey: String?
+    private(set) var chosenKey: String?
     private(set) var root: RootRecord?
     /// The first derivation error met below this decoder, kept in case the type's own
     /// code replaces it with an error of its own.
     var failure: Error?
     /// The type whose `init(from:)` this decoder serves, for error messages.
     let typeName: String
+    /// Sampling: the enum case to build, and how many cases the enum has (1 for any other
+    /// type); nil when recording.
+    private let choice: Int?
+    private(set) var choiceCount = 1
+    private var sampledKeyed = false
 
     init(deriver: SchemaDeriver, chosenKey: String?, typeName: String) {
         self.deriver = deriver
         self.chosenKey = chosenKey
         self.typeName = typeName
+        choice = nil
+    }
+
+    init(deriver: SchemaDeriver, sampleChoice: Int) {
+        self.deriver = deriver
+        typeName = ""
+        choice = sampleChoice
     }
 
     var codingPath: [CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if let choice {
+            // The first keyed container is the value's own: an enum's picks its case.
+            var key: String?
+            if !sampledKeyed, let names = _caseNames(Key.self) {
+                choiceCount = names.count
+                key = choice < names.count ? names[choice] : nil
+            }
+            sampledKeyed = true
+            return KeyedDecodingContainer(RecordingKeyed<Key>(decoder: self, record: nil, chosenKey: key))
+        }
         let record: KeyedRecord
         if case .keyed(let existing)? = root {
             record = existing
@@ -32,12 +60,14 @@ final class RecordingDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> UnkeyedDecodingContainer {
+        if choice != nil { return RecordingUnkeyed(decoder: self, record: nil) }
         let record = UnkeyedRecord()
         root = .unkeyed(record)
         return RecordingUnkeyed(decoder: self, record: record)
     }
 
     func singleValueContainer() throws -> SingleValueDecodingContainer {
+        if choice != nil { return RecordingSingle(decoder: self, record: nil) }
         let record = SingleRecord()
         root = .single(record)
         return RecordingSingle(decoder: self, record: record)
@@ -152,76 +182,101 @@ final class SingleRecord {
     var nullable = false
 }
 
+/// A keyed container; sampling (no record), every member is absent or the smallest sample.
 struct RecordingKeyed<Key: CodingKey>: _GenericKeyedDecoding {
     let decoder: RecordingDecoder
-    let record: KeyedRecord
+    let record: KeyedRecord?
     let chosenKey: String?
 
     var codingPath: [CodingKey] { [] }
 
     var allKeys: [Key] {
-        record.readAllKeys = true
+        record?.readAllKeys = true
         return chosenKey.flatMap { Key(stringValue: $0) }.map { [$0] } ?? []
     }
 
     func contains(_ key: Key) -> Bool {
+        guard let record else { return key.stringValue == chosenKey }
         record.checked.insert(key.stringValue)
         return true
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
+        guard let record else { return true }
         record.record(key.stringValue, nil, required: false, nullable: true)
         return false
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let record else { return try decoder.deriver.sample(of: T.self) }
         let (node, sample) = try decoder.observe(T.self)
         record.record(key.stringValue, .node(node), required: true, nullable: false)
         return sample
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let record else { return nil }
         let (node, _) = try decoder.observe(T.self)
         record.record(key.stringValue, .node(node), required: false, nullable: true)
         return nil
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        let nested = KeyedRecord(NestedKey.self)
-        record.record(key.stringValue, .keyed(nested), required: true, nullable: false)
+        let nested = record.map { _ in KeyedRecord(NestedKey.self) }
+        if let nested { record?.record(key.stringValue, .keyed(nested), required: true, nullable: false) }
         return KeyedDecodingContainer(RecordingKeyed<NestedKey>(decoder: decoder, record: nested, chosenKey: nil))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
-        let nested = UnkeyedRecord()
-        record.record(key.stringValue, .unkeyed(nested), required: true, nullable: false)
+        let nested = record.map { _ in UnkeyedRecord() }
+        if let nested { record?.record(key.stringValue, .unkeyed(nested), required: true, nullable: false) }
         return RecordingUnkeyed(decoder: decoder, record: nested)
     }
 
-    func superDecoder() throws -> Decoder { throw decoder.unsupported("superDecoder()") }
-    func superDecoder(forKey key: Key) throws -> Decoder { throw decoder.unsupported("superDecoder(forKey:)") }
+    func superDecoder() throws -> Decoder {
+        guard record == nil else { throw decoder.unsupported("superDecoder()") }
+        return decoder
+    }
 
+    func superDecoder(forKey key: Key) throws -> Decoder {
+        guard record == nil else { throw decoder.unsupported("superDecoder(forKey:)") }
+        return decoder
+    }
+
+    // Optional members: the standard library's defaults would read them as required (and
+    // win over one generic member for the integers).
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
-    func decodeIfPresent<I: FixedWidthInteger & Decodable>(_ type: I.Type, forKey key: Key) throws -> I? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
 
     private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? { try decodeIfPresent(type, forKey: key) }
 }
 
+/// An unkeyed container: one element recorded; sampling (no record), an empty array.
 struct RecordingUnkeyed: UnkeyedDecodingContainer {
     let decoder: RecordingDecoder
-    let record: UnkeyedRecord
+    let record: UnkeyedRecord?
 
     var codingPath: [CodingKey] { [] }
-    var count: Int? { nil }
-    var isAtEnd: Bool { record.element != nil }
-    var currentIndex: Int { record.element == nil ? 0 : 1 }
+    var count: Int? { record == nil ? 0 : nil }
+    var isAtEnd: Bool { record.map { $0.element != nil } ?? true }
+    var currentIndex: Int { record?.element == nil ? 0 : 1 }
 
-    mutating func decodeNil() throws -> Bool { false }
+    mutating func decodeNil() throws -> Bool { record == nil }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        guard let record else { return try decoder.deriver.sample(of: T.self) }
         guard record.element == nil else { throw decoder.unsupported("an array of fixed length") }
         let (node, sample) = try decoder.observe(T.self)
         record.element = node
@@ -229,6 +284,7 @@ struct RecordingUnkeyed: UnkeyedDecodingContainer {
     }
 
     mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+        guard let record else { return nil }
         guard record.element == nil else { throw decoder.unsupported("an array of fixed length") }
         let (node, _) = try decoder.observe(T.self)
         record.element = SchemaPrimitives.nullable(node)
@@ -236,14 +292,19 @@ struct RecordingUnkeyed: UnkeyedDecodingContainer {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        throw decoder.unsupported("an object nested in an array without a type")
+        guard record == nil else { throw decoder.unsupported("an object nested in an array without a type") }
+        return KeyedDecodingContainer(RecordingKeyed<NestedKey>(decoder: decoder, record: nil, chosenKey: nil))
     }
 
     mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
-        throw decoder.unsupported("an array nested in an array without a type")
+        guard record == nil else { throw decoder.unsupported("an array nested in an array without a type") }
+        return RecordingUnkeyed(decoder: decoder, record: nil)
     }
 
-    mutating func superDecoder() throws -> Decoder { throw decoder.unsupported("superDecoder()") }
+    mutating func superDecoder() throws -> Decoder {
+        guard record == nil else { throw decoder.unsupported("superDecoder()") }
+        return decoder
+    }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool { try decode(generic: type) }
     mutating func decode(_ type: String.Type) throws -> String { try decode(generic: type) }
@@ -254,18 +315,21 @@ struct RecordingUnkeyed: UnkeyedDecodingContainer {
     private mutating func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
 }
 
+/// A single-value container; sampling (no record), null or the smallest sample.
 struct RecordingSingle: _GenericSingleValueDecoding {
     let decoder: RecordingDecoder
-    let record: SingleRecord
+    let record: SingleRecord?
 
     var codingPath: [CodingKey] { [] }
 
     func decodeNil() -> Bool {
+        guard let record else { return true }
         record.nullable = true
         return false
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        guard let record else { return try decoder.deriver.sample(of: T.self) }
         let (node, sample) = try decoder.observe(T.self)
         record.value = node
         return sample

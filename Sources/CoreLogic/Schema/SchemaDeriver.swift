@@ -77,7 +77,7 @@ final class SchemaDeriver {
         defer { sampling.remove(id) }
         var choice = 0
         while true {
-            let decoder = SampleDecoder(deriver: self, choice: choice)
+            let decoder = RecordingDecoder(deriver: self, sampleChoice: choice)
             do {
                 return try T(from: decoder)
             } catch {
