@@ -101,6 +101,16 @@ struct _ByteBuffer: _ByteSink {
         count &+= n
     }
 
+    /// Appends a literal's bytes.
+    @inline(__always) mutating func append(_ literal: StaticString) {
+        appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends the bytes of an array (JSON a differ kept).
+    @inline(__always) mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { appendBytes($0) }
+    }
+
     private mutating func grow(_ needed: Int) {
         var c = capacity &* 2
         while c < needed { c &*= 2 }
@@ -327,6 +337,21 @@ struct _ByteBuffer: _ByteSink {
     }
 
     var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// The bytes from `start` to the end, valid until the next change.
+    func buffer(from start: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + start, count: count - start)
+    }
+
+    /// Runs `body` on a buffer that starts in `capacity` bytes on the stack (moving to the
+    /// heap if it outgrows them) and is freed afterwards: for output copied out at once.
+    static func withTemporary<R, E: Error>(capacity: Int, _ body: (inout _ByteBuffer) throws(E) -> R) throws(E) -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { (room) throws(E) -> R in
+            var buffer = _ByteBuffer(borrowing: room.baseAddress!, capacity: room.count)
+            defer { buffer.release() }
+            return try body(&buffer)
+        }
+    }
 
     /// Forgets the bytes from `start` on, keeping the memory.
     @inline(__always) mutating func truncate(to start: Int) { count = start }
