@@ -199,20 +199,21 @@ enum FileSystem {
     /// Replaces `directory/name` with `bytes` atomically and durably: write a temporary
     /// file, fsync it, rename it over the name, fsync the directory. A crash leaves
     /// either the old file or the new one, never a mix.
-    static func replaceAtomically(_ directory: FileSystemPath, _ name: String, _ bytes: [UInt8]) throws {
+    static func replaceAtomically(_ directory: FileSystemPath, _ name: String, _ bytes: UnsafeRawBufferPointer) throws {
         var renamed = false
         try replaceAtomically(directory, name, bytes, renamed: &renamed)
     }
 
     /// ``replaceAtomically(_:_:_:)``; `renamed` is set once the new file took the name, so
     /// a caller knows whether a failure came before or after the replacement.
-    static func replaceAtomically(_ directory: FileSystemPath, _ name: String, _ bytes: [UInt8], renamed: inout Bool) throws {
+    static func replaceAtomically(_ directory: FileSystemPath, _ name: String, _ bytes: UnsafeRawBufferPointer,
+                                  renamed: inout Bool) throws {
         let path = join(directory, name)
         let temporary = path.appendingSuffix(".tmp")
         let fd = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if fd < 0 { throw ioError("cannot create", temporary) }
         do {
-            try bytes.withUnsafeBytes { try writeAll(fd, $0, path: temporary) }
+            try writeAll(fd, bytes, path: temporary)
             try sync(fd, path: temporary)
         } catch {
             close(fd)

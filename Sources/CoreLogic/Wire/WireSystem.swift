@@ -546,9 +546,10 @@ final class WireSystem<F: Feature> {
     #endif
 }
 
-/// The bytes of a batch (or of a command or state for a handler), written in place: one
-/// allocation for the life of its owner, reused by every call, and read in place by the
-/// sink. The JSON coder's own byte buffer (`_ByteBuffer`), so a state, a patch or a
+/// A byte buffer reused by every call of its owner: a batch (or a command or state for a
+/// handler), or a journal's record, snapshot or segment header, written in place and read
+/// in place by whoever takes the bytes (a sink, a file). One allocation for the life of
+/// its owner. The JSON coder's own byte buffer (`_ByteBuffer`), so a state, a patch or a
 /// request is encoded straight into it.
 ///
 /// Its owner calls ``release()`` once, in its deinit, and uses it only under the system's lock.

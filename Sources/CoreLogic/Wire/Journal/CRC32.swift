@@ -20,7 +20,7 @@ enum CRC32 {
     }
 
     /// Appends eight lowercase hex digits without allocating.
-    static func appendHex(_ value: UInt32, to out: inout [UInt8]) {
+    static func appendHex(_ value: UInt32, to out: inout _ByteBuffer) {
         for shift in stride(from: 28, through: 0, by: -4) {
             let digit = UInt8(truncatingIfNeeded: (value >> UInt32(shift)) & 0xF)
             out.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)

@@ -36,7 +36,8 @@ final class Journal {
     /// Set when the segment may no longer match what was acknowledged; every append
     /// fails until a checkpoint writes a fresh snapshot and segment.
     private var failure: String?
-    private var line: [UInt8] = []
+    /// The record, snapshot or segment header being written; reused by every line.
+    private var line = ByteScratch(capacity: 256)
 
     /// Opens `directory/lock` and takes it; fails if another journal holds it.
     static func lockDirectory(_ directory: FileSystemPath) throws -> Int32 {
@@ -64,7 +65,6 @@ final class Journal {
         self.lockFD = lockFD
         self.seq = seq
         self.identity = FileSystem.identity(of: lockFD)
-        line.reserveCapacity(256)
     }
 
     /// Throws `.io` unless `directory` is still the directory whose lock this journal
@@ -120,17 +120,21 @@ final class Journal {
         failure = "the journal directory was replaced"
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        line.release()
+    }
 
     /// Appends one accepted input; throws `.io` (and writes nothing) if it cannot be
     /// made as durable as the journal's mode promises. `writeEvent` appends the event's
     /// compact JSON (nothing for `complete`).
-    func append(_ kind: InputKind, effect: UInt64?, next: UInt64, writeEvent: (inout [UInt8]) throws -> Void) throws {
+    func append(_ kind: InputKind, effect: UInt64?, next: UInt64, writeEvent: (inout _ByteBuffer) throws -> Void) throws {
         if let failure { throw CoreLogicError(.io, "journal \(segmentPath) is unusable after an earlier error (\(failure)); checkpoint to start a fresh segment") }
         guard segmentFD >= 0 else { throw CoreLogicError(.io, "journal in \(directory) is closed") }
         let seq = self.seq + 1
         var eventBytes = 0
-        try JournalFormat.record(kind, effect: effect, seq: seq, next: next, into: &line) { line in
+        defer { line.shrinkIfLarge() }
+        try JournalFormat.record(kind, effect: effect, seq: seq, next: next, into: &line.buffer) { line in
             let before = line.count
             try writeEvent(&line)
             eventBytes = line.count - before
@@ -142,7 +146,7 @@ final class Journal {
         }
         try checkSegmentLinked()
         do {
-            try line.withUnsafeBytes { try FileSystem.writeAll(segmentFD, $0, path: segmentPath) }
+            try FileSystem.writeAll(segmentFD, line.bytes, path: segmentPath)
         } catch {
             // Take back whatever part of the record reached the file: a rejected input is
             // never in the journal.
@@ -171,14 +175,18 @@ final class Journal {
         self.seq = seq
     }
 
-    /// Writes a snapshot of `state` (the system's, with `next` its next effect id, read
-    /// while the caller holds it exclusively) and starts a fresh
-    /// segment after it, then removes the older segments:
+    /// Writes a snapshot of the state `writeState` appends (the system's compact JSON, with
+    /// `next` its next effect id, read while the caller holds it exclusively) and starts a
+    /// fresh segment after it, then removes the older segments:
     /// 1. `snapshot.json` replaced atomically (temp, fsync, rename, fsync directory);
     /// 2. the new segment created the same way, holding only its header;
     /// 3. older segments and stray temporary files removed.
     /// A crash between any two steps leaves a directory that restores to the same state.
-    func checkpoint(state: [UInt8], next: UInt64) throws {
+    /// A state that cannot be written changes nothing.
+    func checkpoint(next: UInt64, writeState: (inout _ByteBuffer) throws -> Void) throws {
+        defer { line.shrinkIfLarge() }
+        try JournalFormat.snapshot(feature: feature, stateVersion: stateVersion, seq: seq, next: next,
+                                   durability: durability, into: &line.buffer, writeState: writeState)
         do {
             try checkDirectory()
         } catch {
@@ -188,9 +196,7 @@ final class Journal {
         if segmentFD >= 0, unsynced { try FileSystem.sync(segmentFD, path: segmentPath, dataOnly: true) }
         var renamed = false
         do {
-            try FileSystem.replaceAtomically(directory, JournalFormat.snapshotName, JournalFormat.snapshot(
-                feature: feature, stateVersion: stateVersion, seq: seq, next: next, durability: durability, state: state),
-                renamed: &renamed)
+            try FileSystem.replaceAtomically(directory, JournalFormat.snapshotName, line.bytes, renamed: &renamed)
         } catch {
             // Once the new snapshot is in place (even if the directory's fsync then failed)
             // the old segment no longer counts: appending to it would lose inputs.
@@ -199,13 +205,14 @@ final class Journal {
         }
         // The snapshot is durable: from here on, the old segment no longer counts (its first
         // seq is not after the snapshot's), so appending to it would lose inputs.
+        line.shrinkIfLarge()
         let name = JournalFormat.segmentName(first: seq + 1)
         let path = FileSystem.join(directory, name)
-        let header = JournalFormat.segmentHeader(
-            feature: feature, stateVersion: stateVersion, first: seq + 1, next: next, durability: durability)
+        JournalFormat.segmentHeader(feature: feature, stateVersion: stateVersion, first: seq + 1, next: next,
+                                    durability: durability, into: &line.buffer)
         let fd: Int32
         do {
-            try FileSystem.replaceAtomically(directory, name, header)
+            try FileSystem.replaceAtomically(directory, name, line.bytes)
             fd = FileSystem.openFile(path, O_WRONLY | O_APPEND | O_CLOEXEC)
             if fd < 0 { throw FileSystem.ioError("cannot open", path) }
         } catch {
@@ -215,7 +222,7 @@ final class Journal {
         if segmentFD >= 0 { closeDescriptor(segmentFD) }
         segmentFD = fd
         segmentPath = path
-        segmentSize = off_t(header.count)
+        segmentSize = off_t(line.count)
         lastSync = FileSystem.now()
         unsynced = false
         failure = nil

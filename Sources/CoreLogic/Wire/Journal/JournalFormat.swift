@@ -28,7 +28,8 @@ enum JournalFormat {
     static let lockName = "lock"
     private static let segmentPrefix = "journal-"
     private static let segmentSuffix = ".jsonl"
-    private static let checksumKey = Array(#","crc32":""#.utf8)
+    private static let checksumField: StaticString = #","crc32":""#
+    private static let checksumKey = Array(UnsafeBufferPointer(start: checksumField.utf8Start, count: checksumField.utf8CodeUnitCount))
     /// `,"crc32":"` + 8 hex digits + `"}`.
     static let checksumSuffixLength = 20
 
@@ -47,11 +48,11 @@ enum JournalFormat {
 
     /// Ends a line whose body (an object without its closing brace) is in `line`:
     /// appends the checksum field, the brace and a newline.
-    static func seal(_ line: inout [UInt8]) {
-        let crc = CRC32.checksum(line[...])
-        line.append(contentsOf: checksumKey)
+    static func seal(_ line: inout _ByteBuffer) {
+        let crc = CRC32.checksum(UnsafeRawBufferPointer(line.buffer))
+        line.append(checksumField)
         CRC32.appendHex(crc, to: &line)
-        line.append(contentsOf: #""}"#.utf8)
+        line.append(#""}"#)
         line.append(UInt8(ascii: "\n"))
     }
 
@@ -101,74 +102,77 @@ enum JournalFormat {
 
     // MARK: Writing
 
-    static func snapshot(feature: String, stateVersion: Int, seq: UInt64, next: UInt64,
-                         durability: Durability, state: [UInt8]) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(state.count + 160)
+    /// The snapshot line in `line` (emptied first); `writeState` appends the state's
+    /// compact JSON.
+    static func snapshot(feature: String, stateVersion: Int, seq: UInt64, next: UInt64, durability: Durability,
+                         into line: inout _ByteBuffer, writeState: (inout _ByteBuffer) throws -> Void) rethrows {
         openHeader("snapshot", feature: feature, stateVersion: stateVersion, &line)
         appendField("seq", seq, &line)
         appendField("next", next, &line)
-        line.append(contentsOf: #","durability":"#.utf8)
-        JSONWriter.writeString(durability.name, into: &line)
-        line.append(contentsOf: #","state":"#.utf8)
-        line.append(contentsOf: state)
+        appendDurability(durability, &line)
+        line.append(#","state":"#)
+        try writeState(&line)
         seal(&line)
-        return line
     }
 
+    /// The header line of a segment in `line` (emptied first).
     static func segmentHeader(feature: String, stateVersion: Int, first: UInt64, next: UInt64,
-                              durability: Durability) -> [UInt8] {
-        var line: [UInt8] = []
+                              durability: Durability, into line: inout _ByteBuffer) {
         openHeader("journal", feature: feature, stateVersion: stateVersion, &line)
         appendField("first", first, &line)
         appendField("next", next, &line)
-        line.append(contentsOf: #","durability":"#.utf8)
-        JSONWriter.writeString(durability.name, into: &line)
+        appendDurability(durability, &line)
         seal(&line)
-        return line
     }
 
-    /// `{"corelogic":<kind>,"format":1,"feature":...,"stateVersion":N`: the opening both
-    /// file headers share.
-    private static func openHeader(_ kind: StaticString, feature: String, stateVersion: Int, _ line: inout [UInt8]) {
-        line.append(contentsOf: #"{"corelogic":""#.utf8)
-        line.append(contentsOf: UnsafeRawBufferPointer(start: kind.utf8Start, count: kind.utf8CodeUnitCount))
-        line.append(contentsOf: #"","format":1,"feature":"#.utf8)
+    /// `{"corelogic":<kind>,"format":1,"feature":...,"stateVersion":N` in `line`, emptied
+    /// first: the opening both file headers share.
+    private static func openHeader(_ kind: StaticString, feature: String, stateVersion: Int, _ line: inout _ByteBuffer) {
+        line.truncate(to: 0)
+        line.append(#"{"corelogic":""#)
+        line.append(kind)
+        line.append(#"","format":1,"feature":"#)
         JSONWriter.writeString(feature, into: &line)
-        line.append(contentsOf: #","stateVersion":"#.utf8)
-        line.append(contentsOf: String(stateVersion).utf8)
+        line.append(#","stateVersion":"#)
+        JSONWriter.writeInt(Int64(stateVersion), into: &line)
     }
 
     /// `,"name":value`.
-    private static func appendField(_ name: StaticString, _ value: UInt64, _ line: inout [UInt8]) {
-        line.append(contentsOf: #",""#.utf8)
-        line.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        line.append(contentsOf: #"":"#.utf8)
+    private static func appendField(_ name: StaticString, _ value: UInt64, _ line: inout _ByteBuffer) {
+        line.append(#",""#)
+        line.append(name)
+        line.append(#"":"#)
         line.appendDecimal(value)
     }
 
+    /// `,"durability":"<name>"`.
+    private static func appendDurability(_ durability: Durability, _ line: inout _ByteBuffer) {
+        line.append(#","durability":"#)
+        JSONWriter.writeString(durability.name, into: &line)
+    }
+
     /// One input: `{"seq":12,"next":17,"send":<event>,...}`,
-    /// `"deliver":{"effect":4,"event":<event>}` or `"complete":{"effect":4}`; `writeEvent`
-    /// appends the event's compact JSON (nothing for `complete`).
-    static func record(_ kind: InputKind, effect: UInt64?, seq: UInt64, next: UInt64, into line: inout [UInt8],
-                       writeEvent: (inout [UInt8]) throws -> Void) rethrows {
-        line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: #"{"seq":"#.utf8)
+    /// `"deliver":{"effect":4,"event":<event>}` or `"complete":{"effect":4}`, in `line`
+    /// (emptied first); `writeEvent` appends the event's compact JSON (nothing for `complete`).
+    static func record(_ kind: InputKind, effect: UInt64?, seq: UInt64, next: UInt64, into line: inout _ByteBuffer,
+                       writeEvent: (inout _ByteBuffer) throws -> Void) rethrows {
+        line.truncate(to: 0)
+        line.append(#"{"seq":"#)
         line.appendDecimal(seq)
-        line.append(contentsOf: #","next":"#.utf8)
+        line.append(#","next":"#)
         line.appendDecimal(next)
         switch kind {
         case .send:
-            line.append(contentsOf: #","send":"#.utf8)
+            line.append(#","send":"#)
             try writeEvent(&line)
         case .deliver:
-            line.append(contentsOf: #","deliver":{"effect":"#.utf8)
+            line.append(#","deliver":{"effect":"#)
             line.appendDecimal(effect ?? 0)
-            line.append(contentsOf: #","event":"#.utf8)
+            line.append(#","event":"#)
             try writeEvent(&line)
             line.append(UInt8(ascii: "}"))
         case .complete:
-            line.append(contentsOf: #","complete":{"effect":"#.utf8)
+            line.append(#","complete":{"effect":"#)
             line.appendDecimal(effect ?? 0)
             line.append(UInt8(ascii: "}"))
         }

@@ -67,11 +67,13 @@ extension WireSystem {
         }
     }
 
-    /// Snapshot of the current state (the caller holds the system exclusively).
+    /// Snapshot of the current state (the caller holds the system exclusively), written
+    /// straight into the journal's line.
     private func checkpoint(into journal: Journal) throws {
-        var state: [UInt8] = []
-        try writeState { state = Array($0) }
-        try journal.checkpoint(state: state, next: system.nextEffectID)
+        let state = system.state
+        try journal.checkpoint(next: system.nextEffectID) { line in
+            try Self.mapErrors("state") { try JSONCoding.encode(state, into: &line) }
+        }
     }
 
     /// Makes `journal` see every accepted input before it is applied (the system's
@@ -93,7 +95,7 @@ extension WireSystem {
         }
     }
 
-    private static func encodeEvent(_ event: F.Event, into line: inout [UInt8]) throws {
+    private static func encodeEvent(_ event: F.Event, into line: inout _ByteBuffer) throws {
         try mapErrors("event") { try JSONCoding.encode(event, into: &line) }
     }
 }
