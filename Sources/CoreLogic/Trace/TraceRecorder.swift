@@ -34,6 +34,7 @@ public let traceFormatVersion = 1
 final class TraceRecorder<F: Feature> {
     private let sink: TraceSink
     private let queries: [StateQuery<F.State>]
+    /// A copy of the JSON each query had on the last line that carried it.
     private var queryValues: [[UInt8]]
     private var seq: UInt64 = 0
     /// The system's revision (steps run since creation), kept in step with it: every ok
@@ -41,9 +42,10 @@ final class TraceRecorder<F: Feature> {
     /// missing (a lost line) rather than applying the next patch to the wrong state.
     private var revision: UInt64 = 0
     private var stepStarted: UInt64 = 0
-    private var stepEvent: [UInt8] = []
-    private var line: [UInt8] = []
-    private var scratch: [UInt8] = []
+    /// The JSON of the event the step being run took, written before the step.
+    private var stepEvent = _ByteBuffer(capacity: 64)
+    /// The line being written; reused by every line.
+    private var line = _ByteBuffer(capacity: 1024)
     /// Follows the state from line to line; nil after a state it could not encode, and the
     /// next ok line then carries the whole `"state"` and starts it again.
     private var differ: StateDiffer<F.State>?
@@ -53,38 +55,42 @@ final class TraceRecorder<F: Feature> {
         self.sink = sink
         self.queries = queries
         queryValues = Array(repeating: [], count: queries.count)
-        line.reserveCapacity(1024)
+    }
+
+    deinit {
+        stepEvent.release()
+        line.release()
     }
 
     /// The first line: what the following lines start from.
     func writeHeader(state: F.State, running: [RunningEffect], nextEffect: UInt64, revision: UInt64) {
         self.revision = revision
-        line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: #"{"corelogicTrace":"#.utf8)
+        line.truncate(to: 0)
+        line.append(#"{"corelogicTrace":"#)
         line.appendDecimal(UInt64(traceFormatVersion))
-        line.append(contentsOf: #","feature":"#.utf8)
+        line.append(#","feature":"#)
         JSONWriter.writeString(F.name, into: &line)
-        line.append(contentsOf: #","stateVersion":"#.utf8)
+        line.append(#","stateVersion":"#)
         line.appendDecimal(UInt64(max(F.stateVersion, 0)))
-        line.append(contentsOf: #","revision":"#.utf8)
+        line.append(#","revision":"#)
         line.appendDecimal(revision)
-        line.append(contentsOf: #","state":"#.utf8)
+        line.append(#","state":"#)
         writeState(state)
         resetDiffer(to: state)
-        line.append(contentsOf: #","queries":"#.utf8)
+        line.append(#","queries":"#)
         writeQueries(state, all: true)
-        line.append(contentsOf: #","effects":["#.utf8)
+        line.append(#","effects":["#)
         for (index, effect) in running.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
-            line.append(contentsOf: #"{"id":"#.utf8)
+            line.append(#"{"id":"#)
             line.appendDecimal(effect.id)
-            line.append(contentsOf: #","feedback":"#.utf8)
+            line.append(#","feedback":"#)
             JSONWriter.writeString(effect.feedback, into: &line)
-            line.append(contentsOf: #","request":"#.utf8)
+            line.append(#","request":"#)
             writeEncoded(effect.request)
             line.append(UInt8(ascii: "}"))
         }
-        line.append(contentsOf: #"],"nextEffect":"#.utf8)
+        line.append(#"],"nextEffect":"#)
         line.appendDecimal(nextEffect)
         finishLine()
     }
@@ -101,18 +107,18 @@ final class TraceRecorder<F: Feature> {
                 revision &+= 1
                 guard !stopped else { return }
                 beginInput(input, event: stepEvent)
-                line.append(contentsOf: #","status":"ok","revision":"#.utf8)
+                line.append(#","status":"ok","revision":"#)
                 line.appendDecimal(revision)
                 line.append(UInt8(ascii: ","))
                 writeChange(to: state)
-                line.append(contentsOf: #","queries":"#.utf8)
+                line.append(#","queries":"#)
                 writeQueries(state, all: false)
-                line.append(contentsOf: #","effects":["#.utf8)
+                line.append(#","effects":["#)
                 for (index, command) in commands.enumerated() {
                     if index > 0 { line.append(UInt8(ascii: ",")) }
                     writeCommand(command)
                 }
-                line.append(contentsOf: #"],"ns":"#.utf8)
+                line.append(#"],"ns":"#)
                 line.appendDecimal(elapsed)
                 finishLine()
             },
@@ -120,7 +126,7 @@ final class TraceRecorder<F: Feature> {
                 guard !stopped else { return }
                 captureEvent(input)
                 beginInput(input, event: stepEvent)
-                line.append(contentsOf: #","status":"stale"}"#.utf8)
+                line.append(#","status":"stale"}"#)
                 line.append(UInt8(ascii: "\n"))
                 emit()
             },
@@ -147,9 +153,9 @@ final class TraceRecorder<F: Feature> {
             status = .arg
             message = "\(error)"
         }
-        line.append(contentsOf: #","status":"#.utf8)
+        line.append(#","status":"#)
         JSONWriter.writeString(status.goldenName, into: &line)
-        line.append(contentsOf: #","message":"#.utf8)
+        line.append(#","message":"#)
         JSONWriter.writeString(message, into: &line)
     }
 
@@ -158,17 +164,17 @@ final class TraceRecorder<F: Feature> {
     func writeRejected(_ kind: InputKind, effect: UInt64?, raw: UnsafeRawBufferPointer?, error: Error) {
         guard !stopped else { return }
         seq += 1
-        line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: #"{"seq":"#.utf8)
+        line.truncate(to: 0)
+        line.append(#"{"seq":"#)
         line.appendDecimal(seq)
-        line.append(contentsOf: #","input":"#.utf8)
+        line.append(#","input":"#)
         JSONWriter.writeString(kind.rawValue, into: &line)
         if let effect {
-            line.append(contentsOf: #","effect":"#.utf8)
+            line.append(#","effect":"#)
             line.appendDecimal(effect)
         }
         if let raw {
-            line.append(contentsOf: #","raw":"#.utf8)
+            line.append(#","raw":"#)
             JSONWriter.writeString(String(decoding: raw, as: UTF8.self), into: &line)
         }
         appendError(error)
@@ -181,33 +187,31 @@ final class TraceRecorder<F: Feature> {
     /// in the library's compact encoding (the bytes a refused input was sent as are in its
     /// `raw`, see ``writeRejected(_:effect:raw:error:)``).
     private func captureEvent(_ input: System<F>.Input) {
-        stepEvent.removeAll(keepingCapacity: true)
+        stepEvent.truncate(to: 0)
         switch input {
         case .send(let event), .deliver(_, let event):
-            if (try? JSONCoding.encode(event, into: &stepEvent)) == nil {
-                stepEvent = Array("null".utf8)
-            }
+            if (try? JSONCoding.encode(event, into: &stepEvent)) == nil { stepEvent.append("null") }
         case .complete:
             break
         }
     }
 
-    private func beginInput(_ input: System<F>.Input, event: [UInt8]) {
+    private func beginInput(_ input: System<F>.Input, event: _ByteBuffer) {
         seq += 1
-        line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: #"{"seq":"#.utf8)
+        line.truncate(to: 0)
+        line.append(#"{"seq":"#)
         line.appendDecimal(seq)
         switch input {
         case .send:
-            line.append(contentsOf: #","input":"send","event":"#.utf8)
-            line.append(contentsOf: event)
+            line.append(#","input":"send","event":"#)
+            line.appendBytes(event.buffer)
         case .deliver(let effect, _):
-            line.append(contentsOf: #","input":"deliver","effect":"#.utf8)
+            line.append(#","input":"deliver","effect":"#)
             line.appendDecimal(effect)
-            line.append(contentsOf: #","event":"#.utf8)
-            line.append(contentsOf: event)
+            line.append(#","event":"#)
+            line.appendBytes(event.buffer)
         case .complete(let effect):
-            line.append(contentsOf: #","input":"complete","effect":"#.utf8)
+            line.append(#","input":"complete","effect":"#)
             line.appendDecimal(effect)
         }
     }
@@ -225,14 +229,12 @@ final class TraceRecorder<F: Feature> {
     /// baseline to patch (the previous state could not be encoded).
     private func writeChange(to state: F.State) {
         if let differ {
-            scratch.removeAll(keepingCapacity: true)
-            if (try? differ.diff(to: state, into: &scratch)) != nil {
-                line.append(contentsOf: #""patch":"#.utf8)
-                line.append(contentsOf: scratch)
-                return
-            }
+            let start = line.count
+            line.append(#""patch":"#)
+            if (try? differ.diff(to: state, into: &line)) != nil { return }
+            line.truncate(to: start)
         }
-        line.append(contentsOf: #""state":"#.utf8)
+        line.append(#""state":"#)
         writeState(state)
         resetDiffer(to: state)
     }
@@ -240,29 +242,27 @@ final class TraceRecorder<F: Feature> {
     /// Encodes `value`; a value that cannot be encoded (a non-finite Double) is written as
     /// null rather than breaking the line.
     private func writeEncoded<T: Encodable>(_ value: T) {
-        scratch.removeAll(keepingCapacity: true)
-        if (try? JSONCoding.encode(value, into: &scratch)) != nil {
-            line.append(contentsOf: scratch)
-        } else {
-            line.append(contentsOf: "null".utf8)
-        }
+        if (try? JSONCoding.encode(value, into: &line)) == nil { line.append("null") }
     }
 
     private func writeQueries(_ state: F.State, all: Bool) {
         line.append(UInt8(ascii: "{"))
         var first = true
         for index in queries.indices {
-            scratch.removeAll(keepingCapacity: true)
-            if (try? encodeExistential(queries[index].evaluate(state), into: &scratch)) == nil {
-                scratch = Array("null".utf8)
-            }
-            if !all && scratch == queryValues[index] { continue }
-            queryValues[index] = scratch
+            // Written in place, and taken back when it is the value last written.
+            let member = line.count
             if !first { line.append(UInt8(ascii: ",")) }
-            first = false
             JSONWriter.writeString(queries[index].name, into: &line)
             line.append(UInt8(ascii: ":"))
-            line.append(contentsOf: scratch)
+            let value = line.count
+            writeEncoded(queries[index].evaluate(state))
+            let written = line.buffer(from: value)
+            if !all && written.elementsEqual(queryValues[index]) {
+                line.truncate(to: member)
+                continue
+            }
+            queryValues[index] = Array(written)
+            first = false
         }
         line.append(UInt8(ascii: "}"))
     }
@@ -270,36 +270,26 @@ final class TraceRecorder<F: Feature> {
     private func writeCommand(_ command: EffectCommand) {
         switch command {
         case .cancel(let id):
-            line.append(contentsOf: #"{"cancel":"#.utf8)
+            line.append(#"{"cancel":"#)
             line.appendDecimal(id)
             line.append(UInt8(ascii: "}"))
         case .start(let id, let feedback, let request):
-            line.append(contentsOf: #"{"start":{"id":"#.utf8)
+            line.append(#"{"start":{"id":"#)
             line.appendDecimal(id)
-            line.append(contentsOf: #","feedback":"#.utf8)
+            line.append(#","feedback":"#)
             JSONWriter.writeString(feedback, into: &line)
-            line.append(contentsOf: #","request":"#.utf8)
-            scratch.removeAll(keepingCapacity: true)
-            if (try? encodeExistential(request, into: &scratch)) != nil {
-                line.append(contentsOf: scratch)
-            } else {
-                line.append(contentsOf: "null".utf8)
-            }
-            line.append(contentsOf: "}}".utf8)
+            line.append(#","request":"#)
+            writeEncoded(request)
+            line.append("}}")
         }
     }
 
     private func finishLine() {
-        line.append(contentsOf: "}\n".utf8)
+        line.append("}\n")
         emit()
     }
 
     private func emit() {
-        let kept = line.withUnsafeBytes { sink.write($0) }
-        if !kept { stopped = true }
+        if !sink.write(UnsafeRawBufferPointer(line.buffer)) { stopped = true }
     }
-}
-
-private func encodeExistential<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-    try JSONCoding.encode(value, into: &out)
 }
