@@ -43,7 +43,8 @@ final class WireSystem<F: Feature> {
     /// second time (nil: nothing reusable).
     @exclusivity(unchecked) private var handledState = ByteScratch(capacity: 256)
     @exclusivity(unchecked) private var handledRevision: UInt64?
-    /// Watched queries with the JSON of the value last reported.
+    /// Watched queries with a copy of the JSON of the value last reported (written in the
+    /// batch buffer, compared there with the next value).
     @exclusivity(unchecked) private var watched: [(name: String, query: StateQuery<F.State>, last: [UInt8])] = []
 
     init(_ system: System<F>, payloadless: PayloadlessCases<F.Event>) {
@@ -315,19 +316,23 @@ final class WireSystem<F: Feature> {
     }
 
     /// Appends `"name":value` for each watched query whose JSON changed since it was last
-    /// reported, and remembers the new values.
+    /// reported, and remembers the new values. Each value is written in place and taken
+    /// back when it is the one last reported.
     private func writeChangedQueries(_ state: F.State, into out: inout ByteScratch) throws(CoreLogicFailure) {
         var first = true
         for index in watched.indices {
-            var value: [UInt8] = []
-            try Self.mapErrors("query") { () throws(JSONFailure) in try encodeOpened(watched[index].query.evaluate(state), into: &value) }
-            if value == watched[index].last { continue }
+            let member = out.count
             if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            JSONWriter.writeString(watched[index].name, into: &out)
+            out.appendString(watched[index].name)
             out.append(UInt8(ascii: ":"))
-            value.withUnsafeBufferPointer { out.appendBytes($0) }
-            watched[index].last = value
+            let value = out.count
+            try Self.mapErrors("query") { () throws(JSONFailure) in try out.appendJSON(watched[index].query.evaluate(state)) }
+            if out.buffer.buffer(from: value).elementsEqual(watched[index].last) {
+                out.truncate(to: member)
+                continue
+            }
+            first = false
+            watched[index].last = Array(out.buffer.buffer(from: value))
         }
     }
 
@@ -378,11 +383,12 @@ final class WireSystem<F: Feature> {
             let state = system.state
             out.append(UInt8(ascii: "{"))
             for index in chosen.indices {
-                try Self.mapErrors("query") { () throws(JSONFailure) in try encodeOpened(chosen[index].query.evaluate(state), into: &chosen[index].last) }
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(chosen[index].name, into: &out)
+                out.appendString(chosen[index].name)
                 out.append(UInt8(ascii: ":"))
-                chosen[index].last.withUnsafeBufferPointer { out.appendBytes($0) }
+                let value = out.count
+                try Self.mapErrors("query") { () throws(JSONFailure) in try out.appendJSON(chosen[index].query.evaluate(state)) }
+                chosen[index].last = Array(out.buffer.buffer(from: value))
             }
             out.append(UInt8(ascii: "}"))
             watched = chosen
@@ -604,9 +610,13 @@ struct ByteScratch: _ByteSink {
     @inline(__always) mutating func appendDecimal(_ value: UInt64) { buffer.appendDecimal(value) }
 
     /// Appends a literal's bytes.
-    @inline(__always) mutating func append(_ literal: StaticString) {
-        buffer.appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
+    @inline(__always) mutating func append(_ literal: StaticString) { buffer.append(literal) }
+
+    /// Appends `text` as a JSON string literal (quotes and escapes).
+    @inline(__always) mutating func appendString(_ text: String) { JSONWriter.writeString(text, into: &buffer) }
+
+    /// Forgets the bytes from `start` on, keeping the memory.
+    @inline(__always) mutating func truncate(to start: Int) { buffer.truncate(to: start) }
 
     /// Appends the compact JSON of `value`; on error nothing is appended.
     @inline(__always) mutating func appendJSON<T: Encodable>(_ value: T) throws(JSONFailure) {
@@ -626,8 +636,3 @@ struct ByteScratch: _ByteSink {
     }
     #endif
 }
-
-private func encodeOpened<T: Encodable>(_ value: T, into out: inout [UInt8]) throws(JSONFailure) {
-    try JSONCoding.encode(value, into: &out)
-}
-
