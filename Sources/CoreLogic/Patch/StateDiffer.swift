@@ -68,22 +68,19 @@ final class StateDiffer<State: Encodable> {
         opaque = context.unsupported
     }
 
-    /// Appends the JSON array of operations that turn the last state (given to `reset` or
-    /// a previous `diff`) into `state`, and makes `state` the last one.
-    /// On error (a value that cannot be encoded), nothing is appended and the last state
-    /// stays the one before.
+    /// `diff(to:into:)` appending to an array: written in a byte buffer, then copied in once.
     func diff(to state: State, into out: inout [UInt8]) throws {
-        if direct != nil, !opaque {
-            var buffer = _ByteBuffer(capacity: 256)
-            defer { buffer.release() }
+        try _ByteBuffer.withTemporary(capacity: 256) { buffer in
             try diff(to: state, into: &buffer)
             out.append(contentsOf: buffer.buffer)
-            return
         }
-        try treeDiff(to: state, into: &out)
     }
 
-    /// `diff(to:into:)` appending to a byte buffer (a batch's), in its memory.
+    /// Appends the JSON array of operations that turn the last state (given to `reset` or
+    /// a previous `diff`) into `state` to a byte buffer (a batch's), in its memory, and
+    /// makes `state` the last one.
+    /// On error (a value that cannot be encoded), nothing is appended and the last state
+    /// stays the one before.
     func diff(to state: State, into out: inout _ByteBuffer) throws {
         if let typed, !opaque, typed.hasLast {
             do {
@@ -101,12 +98,10 @@ final class StateDiffer<State: Encodable> {
         } else if let direct, !opaque, try direct.diff(to: state, into: &out) {
             return
         }
-        var bytes: [UInt8] = []
-        try treeDiff(to: state, into: &bytes)
-        bytes.withUnsafeBufferPointer { out.appendBytes($0) }
+        try treeDiff(to: state, into: &out)
     }
 
-    private func treeDiff(to state: State, into out: inout [UInt8]) throws {
+    private func treeDiff(to state: State, into out: inout _ByteBuffer) throws {
         if opaque {
             try writeWholeReplacement(state, into: &out)
             return
@@ -126,19 +121,23 @@ final class StateDiffer<State: Encodable> {
             root = nil
             return
         }
-        var writer = _PatchWriter()
+        var writer = _PatchWriter(appendingTo: out)
         writer.diff(root, node)
+        out = writer.finish()
         context.clearPending()
         root = node
-        writer.finish(into: &out)
     }
 
-    private func writeWholeReplacement(_ state: State, into out: inout [UInt8]) throws {
-        var value: [UInt8] = []
-        try JSONCoding.encode(state, into: &value)
-        out.append(contentsOf: #"[{"op":"replace","path":"","value":"#.utf8)
-        out.append(contentsOf: value)
-        out.append(contentsOf: "}]".utf8)
+    private func writeWholeReplacement(_ state: State, into out: inout _ByteBuffer) throws {
+        let start = out.count
+        out.append(#"[{"op":"replace","path":"","value":"#)
+        do {
+            try JSONCoding.encode(state, into: &out)
+        } catch {
+            out.truncate(to: start)
+            throw error
+        }
+        out.append("}]")
     }
 }
 
@@ -194,10 +193,10 @@ final class _DiffNode {
     }
 
     /// Appends this subtree's JSON.
-    func write(into out: inout [UInt8]) {
+    func write(into out: inout _ByteBuffer) {
         switch kind {
         case .scalar:
-            out.append(contentsOf: bytes)
+            out.append(bytes)
         case .unset, .object:
             out.append(UInt8(ascii: "{"))
             for index in keys.indices {
@@ -215,7 +214,7 @@ final class _DiffNode {
             }
             out.append(UInt8(ascii: "]"))
         case .tracked:
-            out.append(contentsOf: fullBytes ?? [])
+            if let fullBytes { out.append(fullBytes) }
         }
     }
 }
@@ -251,8 +250,19 @@ final class _DiffContext {
     var unsupported = false
     /// Tracked nodes holding pending bytes, cleared after the patch is written.
     private var pending: [_DiffNode] = []
+    /// Where a scalar's or a tracked array's JSON is written, before it is compared or kept.
+    private var scratch = _ByteBuffer(capacity: 64)
 
     init(needFullBytes: Bool) { self.needFullBytes = needFullBytes }
+
+    deinit { scratch.release() }
+
+    /// The bytes `write` appends to the emptied scratch buffer.
+    func written(_ write: (inout _ByteBuffer) throws -> Void) rethrows -> [UInt8] {
+        scratch.truncate(to: 0)
+        try write(&scratch)
+        return Array(scratch.buffer)
+    }
 
     /// Remembers a node whose pending bytes must be dropped once the patch is written.
     func track(_ node: _DiffNode) { pending.append(node) }
@@ -288,13 +298,13 @@ final class _DiffContext {
     }
 
     /// A scalar's shadow: `previous` itself when its JSON is the same.
-    func scalar(previous: _DiffNode?, _ write: (inout [UInt8]) throws -> Void) throws -> _DiffNode {
-        var bytes: [UInt8] = []
-        try write(&bytes)
-        if let previous, previous.kind == .scalar, previous.bytes == bytes { return previous }
+    func scalar(previous: _DiffNode?, _ write: (inout _ByteBuffer) throws -> Void) throws -> _DiffNode {
+        scratch.truncate(to: 0)
+        try write(&scratch)
+        if let previous, previous.kind == .scalar, scratch.buffer.elementsEqual(previous.bytes) { return previous }
         let node = _DiffNode()
         node.kind = .scalar
-        node.bytes = bytes
+        node.bytes = Array(scratch.buffer)
         return node
     }
 
@@ -307,7 +317,7 @@ final class _DiffContext {
         node.generation = array._generation
         node.count = array.count
         if let previous, previous.kind == .tracked, let changes = array._changes(since: previous.generation, of: previous.branch) {
-            if let edits = try Self.edits(array, from: previous.count, changes) {
+            if let edits = try edits(array, from: previous.count, changes) {
                 node.edits = edits
                 if !edits.isEmpty { pending.append(node) }
                 return
@@ -317,25 +327,21 @@ final class _DiffContext {
         // empty list, `items = []`, has a history of its own).
         if let previous, previous.kind == .tracked, previous.count == 0, array.count == 0 { return }
         if needFullBytes {
-            var bytes: [UInt8] = []
-            try array._encodeAll(into: &bytes)
-            node.fullBytes = bytes
+            node.fullBytes = try written { try array._writeAll(into: &$0) }
             pending.append(node)
         }
     }
 
     /// The operations that turn the array of `oldCount` elements seen before `changes`
     /// into `array`; nil when replacing the whole array is shorter.
-    private static func edits(_ array: _ChangeTrackedArray, from oldCount: Int, _ changes: ArraySlice<_ArrayChange>) throws -> [_ArrayEdit]? {
+    private func edits(_ array: _ChangeTrackedArray, from oldCount: Int, _ changes: ArraySlice<_ArrayChange>) throws -> [_ArrayEdit]? {
         if changes.isEmpty { return [] }
         guard let plan = _ArrayEditPlan(oldCount: oldCount, newCount: array.count, changes: changes) else { return nil }
 
         var edits: [_ArrayEdit] = []
         edits.reserveCapacity(plan.operations)
         func element(_ index: Int) throws -> [UInt8] {
-            var bytes: [UInt8] = []
-            try array._encodeElement(at: index, into: &bytes)
-            return bytes
+            try written { try array._writeElement(at: index, into: &$0) }
         }
         for index in plan.assigned { edits.append(.replace(index, try element(index))) }
         for index in plan.kept..<(plan.kept + plan.rewritten) { edits.append(.replace(index, try element(index))) }
@@ -390,7 +396,7 @@ struct _DiffKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         previous?.member(key, hint: node.keys.count)
     }
 
-    private mutating func scalar(_ key: Key, _ write: (inout [UInt8]) throws -> Void) throws {
+    private mutating func scalar(_ key: Key, _ write: (inout _ByteBuffer) throws -> Void) throws {
         let name = key.stringValue
         node.appendChild(name, try context.scalar(previous: previousMember(name), write))
     }
@@ -450,11 +456,10 @@ struct _DiffUnkeyed: UnkeyedEncodingContainer, SingleValueEncodingContainer {
         return previous.children[node.children.count]
     }
 
-    private mutating func scalar(_ write: (inout [UInt8]) throws -> Void) throws {
+    private mutating func scalar(_ write: (inout _ByteBuffer) throws -> Void) throws {
         guard single else { return node.appendChild(nil, try context.scalar(previous: previousElement, write)) }
         node.kind = .scalar
-        node.bytes.removeAll(keepingCapacity: true)
-        try write(&node.bytes)
+        node.bytes = try context.written(write)
     }
 
     mutating func encodeNil() throws { try scalar { JSONWriter.appendASCII("null", &$0) } }
@@ -517,12 +522,12 @@ extension _DiffContext {
 
 }
 
-private func _writeDouble(_ value: Double, _ out: inout [UInt8]) throws {
+private func _writeDouble(_ value: Double, _ out: inout _ByteBuffer) throws {
     guard value.isFinite else { throw JSONError.schema("$", "cannot encode the non-finite number \(value)") }
     JSONWriter.writeDouble(value, into: &out)
 }
 
-private func _writeFloat(_ value: Float, _ out: inout [UInt8]) throws {
+private func _writeFloat(_ value: Float, _ out: inout _ByteBuffer) throws {
     guard value.isFinite else { throw JSONError.schema("$", "cannot encode the non-finite number \(value)") }
     JSONWriter.writeFloat(value, into: &out)
 }
@@ -537,14 +542,25 @@ struct _PatchWriter {
         case end
     }
 
-    private var out: [UInt8] = [UInt8(ascii: "[")]
+    /// The caller's buffer, lent from `init` to `finish`.
+    private var out: _ByteBuffer
     private var first = true
     /// Where the comparison is; rendered as a JSON Pointer only when an operation is written.
     private var path: [Component] = []
+    /// The pointer being rendered, before it is written as a JSON string.
+    private var pointer = _ByteBuffer(capacity: 64)
 
-    mutating func finish(into result: inout [UInt8]) {
+    /// Starts a patch after the bytes of `buffer` (taken back with `finish`).
+    init(appendingTo buffer: _ByteBuffer) {
+        out = buffer
+        out.append(UInt8(ascii: "["))
+    }
+
+    /// Ends the patch and hands back the buffer (which may have moved).
+    mutating func finish() -> _ByteBuffer {
+        pointer.release()
         out.append(UInt8(ascii: "]"))
-        result.append(contentsOf: out)
+        return out
     }
 
     mutating func diff(_ old: _DiffNode?, _ new: _DiffNode) {
@@ -590,20 +606,20 @@ struct _PatchWriter {
             }
         case .tracked:
             if let full = new.fullBytes {
-                operation("replace") { $0.append(contentsOf: full) }
+                operation("replace") { $0.append(full) }
                 return
             }
             for edit in new.edits {
                 switch edit {
                 case .replace(let index, let bytes):
                     path.append(.index(index))
-                    operation("replace") { $0.append(contentsOf: bytes) }
+                    operation("replace") { $0.append(bytes) }
                 case .remove(let index):
                     path.append(.index(index))
                     remove()
                 case .append(let bytes):
                     path.append(.end)
-                    operation("add") { $0.append(contentsOf: bytes) }
+                    operation("add") { $0.append(bytes) }
                 }
                 path.removeLast()
             }
@@ -649,33 +665,27 @@ struct _PatchWriter {
 
     /// Writes the current path as a JSON string holding a JSON Pointer (RFC 6901).
     private mutating func writePointer() {
-        var pointer: [UInt8] = []
+        pointer.truncate(to: 0)
         for component in path {
-            pointer.append(UInt8(ascii: "/"))
             switch component {
-            case .key(let key):
-                for byte in key.utf8 {
-                    switch byte {
-                    case UInt8(ascii: "~"): pointer.append(UInt8(ascii: "~")); pointer.append(UInt8(ascii: "0"))
-                    case UInt8(ascii: "/"): pointer.append(UInt8(ascii: "~")); pointer.append(UInt8(ascii: "1"))
-                    default: pointer.append(byte)
-                    }
-                }
+            case .key(var key):
+                key.withUTF8 { pointer.appendPointerToken(utf8: $0) }
             case .index(let index):
+                pointer.append(UInt8(ascii: "/"))
                 pointer.appendDecimal(UInt64(index))
             case .end:
-                pointer.append(UInt8(ascii: "-"))
+                pointer.append("/-")
             }
         }
-        pointer.withUnsafeBufferPointer { out.appendJSONString(utf8: $0) }
+        out.appendJSONString(utf8: pointer.buffer)
     }
 
     private mutating func begin(_ op: StaticString) {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
-        out.append(contentsOf: #"{"op":""#.utf8)
-        out.append(contentsOf: UnsafeBufferPointer(start: op.utf8Start, count: op.utf8CodeUnitCount))
-        out.append(contentsOf: #"","path":"#.utf8)
+        out.append(#"{"op":""#)
+        out.append(op)
+        out.append(#"","path":"#)
         writePointer()
     }
 
@@ -686,9 +696,9 @@ struct _PatchWriter {
     }
 
     /// Writes an `add` or `replace` of the current path with the value `write` appends.
-    private mutating func operation(_ op: StaticString, _ write: (inout [UInt8]) -> Void) {
+    private mutating func operation(_ op: StaticString, _ write: (inout _ByteBuffer) -> Void) {
         begin(op)
-        out.append(contentsOf: #","value":"#.utf8)
+        out.append(#","value":"#)
         write(&out)
         out.append(UInt8(ascii: "}"))
     }

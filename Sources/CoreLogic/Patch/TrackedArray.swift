@@ -318,8 +318,6 @@ protocol _ChangeTrackedArray {
     /// `count`, or for a differ's shadow the count of the list it stands for.
     var _markCount: Int { get }
     func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>?
-    func _encodeElement(at index: Int, into out: inout [UInt8]) throws(JSONFailure)
-    func _encodeAll(into out: inout [UInt8]) throws(JSONFailure)
     func _writeElement(at index: Int, into out: inout _ByteBuffer) throws(JSONFailure)
     func _writeAll(into out: inout _ByteBuffer) throws(JSONFailure)
 }
@@ -333,8 +331,6 @@ struct _AnyChangeTrackedArray: _ChangeTrackedArray {
     let count: Int
     let _markCount: Int
     private let changes: (UInt64, UInt64) -> ArraySlice<_ArrayChange>?
-    private let encodeElement: (Int, inout [UInt8]) throws(JSONFailure) -> Void
-    private let encodeAll: (inout [UInt8]) throws(JSONFailure) -> Void
     private let writeElement: (Int, inout _ByteBuffer) throws(JSONFailure) -> Void
     private let writeAll: (inout _ByteBuffer) throws(JSONFailure) -> Void
 
@@ -344,15 +340,11 @@ struct _AnyChangeTrackedArray: _ChangeTrackedArray {
         count = array.count
         _markCount = array._markCount
         changes = { seen, branch in array._changes(since: seen, of: branch) }
-        encodeElement = { (index, out) throws(JSONFailure) in try array._encodeElement(at: index, into: &out) }
-        encodeAll = { (out) throws(JSONFailure) in try array._encodeAll(into: &out) }
         writeElement = { (index, out) throws(JSONFailure) in try array._writeElement(at: index, into: &out) }
         writeAll = { (out) throws(JSONFailure) in try array._writeAll(into: &out) }
     }
 
     func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>? { changes(seen, branch) }
-    func _encodeElement(at index: Int, into out: inout [UInt8]) throws(JSONFailure) { try encodeElement(index, &out) }
-    func _encodeAll(into out: inout [UInt8]) throws(JSONFailure) { try encodeAll(&out) }
     func _writeElement(at index: Int, into out: inout _ByteBuffer) throws(JSONFailure) { try writeElement(index, &out) }
     func _writeAll(into out: inout _ByteBuffer) throws(JSONFailure) { try writeAll(&out) }
 }
@@ -367,14 +359,6 @@ typealias _AnyChangeTrackedArray = any _ChangeTrackedArray
 extension TrackedArray: _ChangeTrackedArray where Element: Encodable {
     func _changes(since seen: UInt64, of branch: UInt64) -> ArraySlice<_ArrayChange>? {
         storage.history.changes(since: seen, of: branch)
-    }
-
-    func _encodeElement(at index: Int, into out: inout [UInt8]) throws(JSONFailure) {
-        try JSONCoding.encode(storage.elements[index], into: &out)
-    }
-
-    func _encodeAll(into out: inout [UInt8]) throws(JSONFailure) {
-        try JSONCoding.encode(storage.elements, into: &out)
     }
 
     func _writeElement(at index: Int, into out: inout _ByteBuffer) throws(JSONFailure) {
