@@ -1,53 +1,7 @@
-/// Where the writer appends bytes: `[UInt8]` or the encoder's `_ByteBuffer`.
-protocol _ByteSink {
-    var count: Int { get }
-    mutating func append(_ byte: UInt8)
-    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
-    /// Appends UTF-8 bytes as a JSON string literal, with quotes and escapes.
-    mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>)
-    /// Appends `value` in decimal (a JSON number).
-    mutating func appendDecimal(_ value: UInt64)
-}
-
-extension _ByteSink {
-    /// Escaped by `_ByteBuffer`'s writer into room for the worst case (on the stack for a
-    /// short string), then appended: one escaper for every sink.
-    mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: src.count &* 6 &+ 2) { room in
-            guard let base = room.baseAddress else { return }
-            var escaped = _ByteBuffer(borrowing: base, capacity: room.count)
-            escaped.appendJSONString(utf8: src)
-            appendBytes(escaped.buffer)
-            escaped.release()
-        }
-    }
-}
-
-extension Array: _ByteSink where Element == UInt8 {
-    @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
-
-    /// `value` in decimal, the digits written last first on the stack, then appended
-    /// (through `_ByteBuffer`'s writer on the stack it measured slower for the journal).
-    mutating func appendDecimal(_ value: UInt64) {
-        if value < 10 { append(0x30 &+ UInt8(truncatingIfNeeded: value)); return }
-        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes >= 20 digits
-        var x = value
-        var n = 0
-        Swift.withUnsafeMutableBytes(of: &tmp) { raw in
-            while x > 0 {
-                n += 1
-                raw[24 - n] = 0x30 &+ UInt8(truncatingIfNeeded: x % 10)
-                x /= 10
-            }
-            let digits = UnsafeRawBufferPointer(rebasing: raw[(24 - n)...])
-            digits.withMemoryRebound(to: UInt8.self) { append(contentsOf: $0) }
-        }
-    }
-}
-
 /// A growable byte buffer in manually managed memory: appends are a capacity
-/// check and a store. The owner must call `release()`.
-struct _ByteBuffer: _ByteSink {
+/// check and a store. Everything the codec, the differs and the wire layer write goes
+/// into one of these. The owner must call `release()` exactly once.
+struct _ByteBuffer {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
@@ -155,6 +109,41 @@ struct _ByteBuffer: _ByteSink {
             q -= 1
             q.storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: rest), as: UInt8.self)
         }
+    }
+
+    /// Appends `value` in decimal, with its sign.
+    mutating func appendInt(_ value: Int64) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        appendDecimal(value.magnitude)
+    }
+
+    /// Appends a finite double in shortest round-trip form (`12.0`, `0.1`, `1e-05`, as its
+    /// `description`); a non-finite one as `null`.
+    mutating func appendDouble(_ d: Double) {
+        guard d.isFinite else { append("null"); return }
+        if abs(d) < 1e15 && _ByteBuffer.isIntegral(d) {
+            // Integral and exactly representable: written without `description`.
+            if d.sign == .minus { append(UInt8(ascii: "-")) }
+            appendDecimal(UInt64(abs(d)))
+            append(".0")
+            return
+        }
+        var text = d.description
+        text.withUTF8 { appendBytes($0) }
+    }
+
+    /// True for finite doubles without a fractional part (no libm needed).
+    static func isIntegral(_ d: Double) -> Bool {
+        guard d.isFinite else { return false }
+        if abs(d) >= 4503599627370496 { return true }   // 2^52: no fraction bits left
+        return Double(Int64(d)) == d
+    }
+
+    /// Appends a finite float in shortest round-trip form; a non-finite one as `null`.
+    mutating func appendFloat(_ f: Float) {
+        guard f.isFinite else { append("null"); return }
+        var text = f.description
+        text.withUTF8 { appendBytes($0) }
     }
 
     /// "00" to "99", for ``appendDecimal(_:)``.

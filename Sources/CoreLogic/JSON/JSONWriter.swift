@@ -7,11 +7,17 @@
 /// double, which no parsed value can hold, is written as `null`. Object keys keep their
 /// order.
 public enum JSONWriter {
-    /// Appends the compact JSON text of `value` to `out`.
-    public static func write(_ value: JSONValue, into out: inout [UInt8]) { write(value, to: &out) }
+    /// Appends the compact JSON text of `value` to `out`: written in a byte buffer, then
+    /// copied in once.
+    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        _ByteBuffer.withTemporary(capacity: 256) { buffer in
+            write(value, to: &buffer)
+            out.append(contentsOf: buffer.buffer)
+        }
+    }
 
-    /// Appends the compact JSON text of `value` to any byte sink.
-    static func write<S: _ByteSink>(_ value: JSONValue, to out: inout S) {
+    /// Appends the compact JSON text of `value` to a byte buffer.
+    static func write(_ value: JSONValue, to out: inout _ByteBuffer) {
         switch value {
         case .null: appendASCII("null", &out)
         case .bool(let b): appendASCII(b ? "true" : "false", &out)
@@ -44,60 +50,33 @@ public enum JSONWriter {
 
     /// The compact JSON text of `value`.
     public static func string(_ value: JSONValue) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        write(value, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        _ByteBuffer.withTemporary(capacity: 256) { buffer in
+            write(value, to: &buffer)
+            return String(decoding: buffer.buffer, as: UTF8.self)
+        }
     }
 
     @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 &+ v : 0x57 &+ v }
 
-    @inline(__always) static func appendASCII<S: _ByteSink>(_ s: StaticString, _ out: inout S) {
-        out.appendBytes(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    @inline(__always) static func appendASCII(_ s: StaticString, _ out: inout _ByteBuffer) {
+        out.append(s)
     }
 
     /// Appends `s` as a JSON string literal (with quotes and escapes) to `out`.
-    @inline(__always) static func writeString<S: _ByteSink>(_ s: String, into out: inout S) {
+    @inline(__always) static func writeString(_ s: String, into out: inout _ByteBuffer) {
         var s = s
         s.withUTF8 { out.appendJSONString(utf8: $0) }
     }
 
-    static func writeInt<S: _ByteSink>(_ v: Int64, into out: inout S) {
-        if v < 0 {
-            out.append(UInt8(ascii: "-"))
-            out.appendDecimal(v.magnitude)
-        } else {
-            out.appendDecimal(UInt64(v))
-        }
-    }
+    // The number writers are the buffer's own: a static function here, called from the
+    // app's module, goes through a thunk that drops its unused metatype (about 4
+    // instructions a number), and inlined whole it makes its callers too large to inline.
+
+    @inline(__always) static func writeInt(_ v: Int64, into out: inout _ByteBuffer) { out.appendInt(v) }
 
     /// Writes a finite double in shortest round-trip form; non-finite as `null`.
-    static func writeDouble<S: _ByteSink>(_ d: Double, into out: inout S) {
-        guard d.isFinite else { appendASCII("null", &out); return }
-        if abs(d) < 1e15 && isIntegral(d) {
-            // Integral and exactly representable: "12.0" (same as description).
-            let i = Int64(d)
-            do {
-                if i == 0 && d.sign == .minus { appendASCII("-0.0", &out); return }
-                writeInt(i, into: &out)
-                out.append(UInt8(ascii: ".")); out.append(UInt8(ascii: "0"))
-                return
-            }
-        }
-        var text = d.description
-        text.withUTF8 { out.appendBytes($0) }
-    }
+    @inline(__always) static func writeDouble(_ d: Double, into out: inout _ByteBuffer) { out.appendDouble(d) }
 
-    /// True for finite doubles without a fractional part (no libm needed).
-    static func isIntegral(_ d: Double) -> Bool {
-        guard d.isFinite else { return false }
-        if abs(d) >= 4503599627370496 { return true }   // 2^52: no fraction bits left
-        return Double(Int64(d)) == d
-    }
-
-    static func writeFloat<S: _ByteSink>(_ f: Float, into out: inout S) {
-        guard f.isFinite else { appendASCII("null", &out); return }
-        var text = f.description
-        text.withUTF8 { out.appendBytes($0) }
-    }
+    /// Writes a finite float in shortest round-trip form; non-finite as `null`.
+    @inline(__always) static func writeFloat(_ f: Float, into out: inout _ByteBuffer) { out.appendFloat(f) }
 }

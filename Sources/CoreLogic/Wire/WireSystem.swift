@@ -242,9 +242,9 @@ final class WireSystem<F: Feature> {
         let error = dropped.error as? CoreLogicError ?? CoreLogicError(.io, "\(dropped.error)")
         #endif
         out.append(#","status":"#)
-        JSONWriter.writeString(error.status.constantName, into: &out)
+        out.appendString(error.status.constantName)
         out.append(#","error":"#)
-        JSONWriter.writeString(error.message, into: &out)
+        out.appendString(error.message)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -258,7 +258,7 @@ final class WireSystem<F: Feature> {
             out.append(#"{"start":{"id":"#)
             out.appendDecimal(id)
             out.append(#","feedback":"#)
-            JSONWriter.writeString(feedback, into: &out)
+            out.appendString(feedback)
             out.append(#","request":"#)
             // The step that started this effect has run, so the command must reach the
             // host: a request that cannot be written as JSON (a non-finite number, which
@@ -423,7 +423,7 @@ final class WireSystem<F: Feature> {
             let broken = F.brokenInvariants(in: system.state)
             JSONWriter.write(.array(broken.map {
                 .object([("name", .string($0.name)), ("message", .string($0.message))])
-            }), to: &out)
+            }), to: &out.buffer)
         }
     }
 
@@ -445,7 +445,7 @@ final class WireSystem<F: Feature> {
                 out.append(#"{"id":"#)
                 out.appendDecimal(effect.id)
                 out.append(#","feedback":"#)
-                JSONWriter.writeString(effect.feedback, into: &out)
+                out.appendString(effect.feedback)
                 out.append(#","request":"#)
                 // As in writeCommand: a request that cannot be written as JSON is null.
                 if (try? out.appendRequest(effect.request)) == nil { out.append("null") }
@@ -562,7 +562,7 @@ final class WireSystem<F: Feature> {
 ///
 /// A buffer that a large state grew is given back after that use (``shrinkIfLarge()``), so
 /// a system keeps memory in proportion to its small batches, not to its largest state.
-struct ByteScratch: _ByteSink {
+struct ByteScratch {
     var buffer: _ByteBuffer
     private let initialCapacity: Int
     /// What a use may leave behind: past this, the memory is given back afterwards. Large
@@ -603,8 +603,6 @@ struct ByteScratch: _ByteSink {
     @inline(__always) mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
     @inline(__always) mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.appendBytes(bytes) }
-
-    @inline(__always) mutating func appendJSONString(utf8 src: UnsafeBufferPointer<UInt8>) { buffer.appendJSONString(utf8: src) }
 
     /// Appends `value` in decimal.
     @inline(__always) mutating func appendDecimal(_ value: UInt64) { buffer.appendDecimal(value) }
