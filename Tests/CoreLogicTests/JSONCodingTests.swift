@@ -280,4 +280,29 @@ final class JSONCodingTests: XCTestCase {
             XCTAssertThrowsError(try JSONCoding.decode([CounterEvent].self, from: s))
         }
     }
+
+    /// An unkeyed container is a value: a copy peeks at the next element's kind, and the
+    /// original still decodes that element (an array of mixed shapes read so).
+    func testACopiedUnkeyedContainerMovesOnItsOwn() throws {
+        let shapes = try JSONCoding.decode(Shapes.self, from: #"[{"kind":"dot","x":1},{"kind":"line","length":2}]"#)
+        XCTAssertEqual(shapes.all, [.dot(x: 1), .line(length: 2)])
+    }
+}
+
+/// Shapes told apart by a peek at each element's "kind" through a copy of the container.
+private struct Shapes: Decodable {
+    enum Shape: Equatable { case dot(x: Int), line(length: Int) }
+    private enum Keys: String, CodingKey { case kind, x, length }
+    var all: [Shape] = []
+
+    init(from decoder: Decoder) throws {
+        var elements = try decoder.unkeyedContainer()
+        while !elements.isAtEnd {
+            var peek = elements
+            let kind = try peek.nestedContainer(keyedBy: Keys.self).decode(String.self, forKey: .kind)
+            let element = try elements.nestedContainer(keyedBy: Keys.self)
+            all.append(kind == "dot" ? .dot(x: try element.decode(Int.self, forKey: .x))
+                                     : .line(length: try element.decode(Int.self, forKey: .length)))
+        }
+    }
 }

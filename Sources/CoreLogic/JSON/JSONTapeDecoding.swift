@@ -338,39 +338,29 @@ struct _TapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 }
 
-/// The unkeyed and the single-value containers: each typed read decodes the entry `read`
-/// hands it (the next element, passed only once read; or the decoder's current value).
-protocol _TapeValues: AnyObject {
-    var d: _TapeDecoder { get }
-    func read<T>(_ value: (Int) throws -> T) throws -> T
-}
-
-extension _TapeValues {
-    func decode(_ type: Bool.Type) throws -> Bool { try read(d.unboxBool) }
-    func decode(_ type: String.Type) throws -> String { try read(d.unboxString) }
-    func decode(_ type: Double.Type) throws -> Double { try read(d.unboxDouble) }
-    func decode(_ type: Float.Type) throws -> Float { try read(d.unboxFloat) }
-    func decode(_ type: Int.Type) throws -> Int { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: Int8.Type) throws -> Int8 { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: Int16.Type) throws -> Int16 { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: Int32.Type) throws -> Int32 { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: Int64.Type) throws -> Int64 { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: UInt.Type) throws -> UInt { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try read { try d.unboxInteger($0, type) } }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try read { try d.unboxInteger($0, type) } }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try read { try d.decodeValue(type, at: $0) } }
-}
-
 /// The decoder is its own single-value container: it reads the value being decoded.
-extension _TapeDecoder: SingleValueDecodingContainer, _TapeValues {
-    var d: _TapeDecoder { self }
-    func read<T>(_ value: (Int) throws -> T) throws -> T { try value(current) }
+extension _TapeDecoder: SingleValueDecodingContainer {
     func decodeNil() -> Bool { tape[current].kind == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try unboxBool(current) }
+    func decode(_ type: String.Type) throws -> String { try unboxString(current) }
+    func decode(_ type: Double.Type) throws -> Double { try unboxDouble(current) }
+    func decode(_ type: Float.Type) throws -> Float { try unboxFloat(current) }
+    func decode(_ type: Int.Type) throws -> Int { try unboxInteger(current, type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try unboxInteger(current, type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try unboxInteger(current, type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try unboxInteger(current, type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try unboxInteger(current, type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try unboxInteger(current, type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try unboxInteger(current, type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try unboxInteger(current, type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(current, type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(current, type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, at: current) }
 }
 
-final class _TapeUnkeyed: UnkeyedDecodingContainer, _TapeValues {
+/// A value type, as `Codable` expects: a copy of the container reads on from where the
+/// original was, and moving one does not move the other.
+struct _TapeUnkeyed: UnkeyedDecodingContainer {
     let d: _TapeDecoder
     let arr: Int
     let elementCount: Int
@@ -385,34 +375,54 @@ final class _TapeUnkeyed: UnkeyedDecodingContainer, _TapeValues {
     var count: Int? { elementCount }
     var isAtEnd: Bool { currentIndex >= elementCount }
 
-    private func peek() throws -> Int {
+    @inline(__always) func peek() throws -> Int {
         guard currentIndex < elementCount else {
             throw d.error(at: arr, index: currentIndex, "expected another element, found the end of the array (\(elementCount) elements)")
         }
         return cursor
     }
 
-    func read<T>(_ value: (Int) throws -> T) throws -> T {
-        let r = try value(try peek())
+    @inline(__always) mutating func advance() {
         cursor = d.next(cursor)
         currentIndex += 1
-        return r
     }
 
-    func decodeNil() throws -> Bool {
-        guard d.tape[try peek()].kind == .null else { return false }
-        return try read { _ in true }
+    mutating func decodeNil() throws -> Bool {
+        if d.tape[try peek()].kind == .null { advance(); return true }
+        return false
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try read { KeyedDecodingContainer(_TapeKeyed<NestedKey>(d: d, obj: try d.keyedEntry($0, NestedKey.self))) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { let r = try d.unboxBool(try peek()); advance(); return r }
+    mutating func decode(_ type: String.Type) throws -> String { let r = try d.unboxString(try peek()); advance(); return r }
+    mutating func decode(_ type: Double.Type) throws -> Double { let r = try d.unboxDouble(try peek()); advance(); return r }
+    mutating func decode(_ type: Float.Type) throws -> Float { let r = try d.unboxFloat(try peek()); advance(); return r }
+    mutating func decode(_ type: Int.Type) throws -> Int { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { let r = try d.decodeValue(type, at: try peek()); advance(); return r }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let c = KeyedDecodingContainer(_TapeKeyed<NestedKey>(d: d, obj: try d.keyedEntry(try peek(), NestedKey.self)))
+        advance()
+        return c
     }
 
-    func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
-        try read { try d.unkeyed($0) }
+    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer {
+        let c = try d.unkeyed(try peek())
+        advance()
+        return c
     }
 
-    func superDecoder() throws -> Decoder {
-        try read { _TapeDecoder(parser: d.parser, tape: d.tape, current: $0) }
+    mutating func superDecoder() throws -> Decoder {
+        let c = _TapeDecoder(parser: d.parser, tape: d.tape, current: try peek())
+        advance()
+        return c
     }
 }
