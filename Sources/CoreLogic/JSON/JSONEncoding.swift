@@ -69,7 +69,7 @@ final class _StreamEncoder: Encoder {
     func codingPath(of id: Int) -> [CodingKey] { path(of: id).map(JSONKey.init) }
 
     func fail(_ detail: String) {
-        if failure == nil { failure = JSONError.schema(JSONPath.render(path(of: frames.last?.id ?? 0)), detail) }
+        if failure == nil { failure = JSONError.schema(JSONPath.render(path(of: currentSlot)), detail) }
     }
 
     func nonFinite(_ d: Double, at id: Int, _ last: JSONPathComponent?) -> JSONError {
@@ -365,7 +365,7 @@ struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
     }
 
     mutating func superEncoder() -> Encoder {
-        let step = next ?? .index(0)
+        let step = JSONPathComponent.index(count)
         return _SlotEncoder(enc: enc, step: step, ok: begin())
     }
 }
