@@ -208,11 +208,12 @@ extension _Parser {
         func duplicate(_ e: _TapeEntry) -> JSONError {
             fail("duplicate key \(JSONWriter.string(.string(tapeString(e))))", at: Int(e.start) - 1)
         }
+        // Keys are the same when their UTF-8 is (as the decoders compare them).
         if n > 12 {
-            var seen = Set<String>(minimumCapacity: n)
+            var seen = Set<[UInt8]>(minimumCapacity: n)
             var k = object + 1
             for _ in 0..<n {
-                if !seen.insert(tapeString(tape[k])).inserted { throw duplicate(tape[k]) }
+                if !seen.insert(Array(tapeString(tape[k]).utf8)).inserted { throw duplicate(tape[k]) }
                 k = Int(tape[k + 1].next)
             }
             return
@@ -221,13 +222,13 @@ extension _Parser {
         var a = Int(tape[object + 2].next)
         for _ in 1..<n {
             let ea = tape[a]
+            let decoded = ea.slow ? tapeString(ea) : nil
             var b = object + 1
             while b < a {
                 let eb = tape[b]
-                if ea.slow || eb.slow {
-                    if tapeString(ea).utf8.elementsEqual(tapeString(eb).utf8) { throw duplicate(ea) }
-                } else if ea.len == eb.len && UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len))
-                    .elementsEqual(UnsafeBufferPointer(start: p + Int(eb.start), count: Int(eb.len))) {
+                if var decoded {
+                    if decoded.withUTF8({ tapeKeyEquals(eb, $0) }) { throw duplicate(ea) }
+                } else if tapeKeyEquals(eb, UnsafeBufferPointer(start: p + Int(ea.start), count: Int(ea.len))) {
                     throw duplicate(ea)
                 }
                 b = Int(tape[b + 1].next)
@@ -261,7 +262,7 @@ enum _ExactInteger: Equatable {
             }
             k += 1
         }
-        if k < text.count {
+        if k + 1 < text.count {
             let exponentNegative = text[k + 1] == UInt8(ascii: "-")
             var exponent = 0
             // Past 10^8 the answer no longer depends on it (inputs are at most 16 MiB).
