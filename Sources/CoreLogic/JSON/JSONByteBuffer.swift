@@ -66,7 +66,7 @@ struct _ByteBuffer {
     }
 
     private mutating func grow(_ needed: Int) {
-        var c = capacity &* 2
+        var c = max(capacity &* 2, 16)
         while c < needed { c &*= 2 }
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
         bigger.update(from: base, count: count)
@@ -332,6 +332,26 @@ struct _ByteBuffer {
         UnsafeBufferPointer(start: base + start, count: count - start)
     }
 
+    /// Appends the member `"name":value` (after a comma unless `first`), its value written
+    /// by `write`. When that value's JSON is `last` (and not `always`), takes the member
+    /// back and returns false; otherwise keeps a copy of the value in `last`. What a watched
+    /// query reports: its value, when it changed.
+    mutating func appendMember<E: Error>(_ name: String, first: Bool, unlessSameAs last: inout [UInt8], always: Bool = false,
+                                         _ write: (inout _ByteBuffer) throws(E) -> Void) throws(E) -> Bool {
+        let member = count
+        if !first { append(UInt8(ascii: ",")) }
+        JSONWriter.writeString(name, into: &self)
+        append(UInt8(ascii: ":"))
+        let value = count
+        try write(&self)
+        if !always && buffer(from: value).elementsEqual(last) {
+            truncate(to: member)
+            return false
+        }
+        last = Array(buffer(from: value))
+        return true
+    }
+
     /// Runs `body` on a buffer that starts in `capacity` bytes on the stack (moving to the
     /// heap if it outgrows them) and is freed afterwards: for output copied out at once.
     static func withTemporary<R, E: Error>(capacity: Int, _ body: (inout _ByteBuffer) throws(E) -> R) throws(E) -> R {
@@ -351,8 +371,11 @@ struct _ByteBuffer {
         if owned { base.deallocate() }
     }
 
+    /// Frees the memory if it is the buffer's own. A released buffer owns nothing: a
+    /// second release frees nothing, and an append starts a new allocation.
     mutating func release() {
         if owned { base.deallocate() }
+        owned = false
         count = 0
         capacity = 0
     }

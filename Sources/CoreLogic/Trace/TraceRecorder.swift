@@ -250,19 +250,11 @@ final class TraceRecorder<F: Feature> {
         var first = true
         for index in queries.indices {
             // Written in place, and taken back when it is the value last written.
-            let member = line.count
-            if !first { line.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(queries[index].name, into: &line)
-            line.append(UInt8(ascii: ":"))
-            let value = line.count
-            writeEncoded(queries[index].evaluate(state))
-            let written = line.buffer(from: value)
-            if !all && written.elementsEqual(queryValues[index]) {
-                line.truncate(to: member)
-                continue
+            let query = queries[index]
+            let changed = line.appendMember(query.name, first: first, unlessSameAs: &queryValues[index], always: all) { value in
+                if (try? JSONCoding.encode(query.evaluate(state), into: &value)) == nil { value.append("null") }
             }
-            queryValues[index] = Array(written)
-            first = false
+            if changed { first = false }
         }
         line.append(UInt8(ascii: "}"))
     }

@@ -321,18 +321,12 @@ final class WireSystem<F: Feature> {
     private func writeChangedQueries(_ state: F.State, into out: inout ByteScratch) throws(CoreLogicFailure) {
         var first = true
         for index in watched.indices {
-            let member = out.count
-            if !first { out.append(UInt8(ascii: ",")) }
-            out.appendString(watched[index].name)
-            out.append(UInt8(ascii: ":"))
-            let value = out.count
-            try Self.mapErrors("query") { () throws(JSONFailure) in try out.appendJSON(watched[index].query.evaluate(state)) }
-            if out.buffer.buffer(from: value).elementsEqual(watched[index].last) {
-                out.truncate(to: member)
-                continue
+            let query = watched[index].query
+            let changed = try out.buffer.appendMember(watched[index].name, first: first, unlessSameAs: &watched[index].last) {
+                (value) throws(CoreLogicFailure) in
+                try Self.mapErrors("query") { () throws(JSONFailure) in try JSONCoding.encode(query.evaluate(state), into: &value) }
             }
-            first = false
-            watched[index].last = Array(out.buffer.buffer(from: value))
+            if changed { first = false }
         }
     }
 
