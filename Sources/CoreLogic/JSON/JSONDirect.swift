@@ -203,7 +203,9 @@ public struct JSONOutput: ~Copyable {
 /// method skips whitespace, checks the exact syntax (RFC 8259, UTF-8, depth limit)
 /// and throws on anything unexpected, so the caller can fall back to `Codable`.
 ///
-/// The `track…` calls and the few others below marked as such do nothing natively. In the
+/// The members of the native extension at the end of this file (the `track…` calls,
+/// `expectClosing`, `findMember`, `moveToCase`, `missingKey`, `slowCaseName`,
+/// `integer(_:fromDouble:)`, `notAnInteger`) do nothing natively beyond declining. In the
 /// WebAssembly build, which has no `Codable` to fall back on, they keep the reader's path
 /// for the tape decoder's error messages, and read members that are unknown or out of
 /// order (`Embedded/JSONInput+Embedded.swift`).
@@ -436,7 +438,8 @@ public struct JSONInput: ~Copyable {
         return v
     }
 
-    /// Integers written as integers only; `1.0` or `1e3` go to the `Codable` path.
+    /// Integers written as integers; natively `1.0` or `1e3` go to the `Codable` path (the
+    /// WebAssembly build reads them when exact).
     @inline(__always) mutating func integer<I: FixedWidthInteger>(_: I.Type) throws(JSONFailure) -> I {
         trackExpecting("an integer")
         let start = parser.i

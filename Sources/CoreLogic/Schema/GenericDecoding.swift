@@ -1,4 +1,4 @@
-/// Containers for the schema's probing decoders, which treat every primitive like any
+/// Containers for the schema's probing decoder, which treats every primitive like any
 /// other type: each primitive `decode` goes to the one generic `decodeValue` (one generic
 /// member meets the ten integer requirements).
 

@@ -9,7 +9,7 @@
 final class RecordingDecoder: Decoder {
     let deriver: SchemaDeriver
     /// The key `allKeys` reports (the enum case being probed), nil for none.
-    private(set) var chosenKey: String?
+    let chosenKey: String?
     private(set) var root: RootRecord?
     /// The first derivation error met below this decoder, kept in case the type's own
     /// code replaces it with an error of its own.
@@ -31,6 +31,7 @@ final class RecordingDecoder: Decoder {
 
     init(deriver: SchemaDeriver, sampleChoice: Int) {
         self.deriver = deriver
+        chosenKey = nil
         typeName = ""
         choice = sampleChoice
     }

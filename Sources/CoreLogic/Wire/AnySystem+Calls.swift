@@ -39,7 +39,9 @@ extension AnySystem {
             resync = { (sink) throws(CoreLogicFailure) in try typed.resync(to: sink) }
             watchQueries = { (names, values) throws(CoreLogicFailure) in try typed.watchQueries(names, values: values) }
             writeInitialBatch = { (sink) throws(CoreLogicFailure) in try typed.writeInitialBatch(to: sink) }
-            send = { (event, wants, sink) throws(CoreLogicFailure) in try typed.send(event, wantsBatch: wants, sink: sink) }
+            send = { (event, wants, sink) throws(CoreLogicFailure) in
+                try typed.send(event, wantsBatch: wants, sink: sink)
+            }
             deliver = { (effect, event, wants, sink) throws(CoreLogicFailure) in
                 try typed.deliver(effect, event, wantsBatch: wants, sink: sink)
             }

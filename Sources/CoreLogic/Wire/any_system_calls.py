@@ -171,10 +171,14 @@ def field(call: Call) -> List[str]:
     return [f"var {call.name}: {closure_type(call)}"]
 
 
+# Where the initializer writes each closure: inside the extension, the struct and its init.
+ASSIGNMENT_INDENT = " " * 12
+
+
 def assignment(call: Call) -> List[str]:
     head = closure_head(call)
     one_line = f"{call.name} = {{ {head + ' ' if head else ''}{call.body} }}"
-    if len(" " * 8 + one_line) <= LINE:
+    if len(ASSIGNMENT_INDENT + one_line) <= LINE:
         return [one_line]
     return [f"{call.name} = {{{' ' + head if head else ''}", f"    {call.body}", "}"]
 
@@ -202,7 +206,7 @@ extension AnySystem {{
 }
 """
     return (header + "\n".join(by_conditions(calls, " " * 8, field)) + "\n" + middle
-            + "\n".join(by_conditions(calls, " " * 12, assignment)) + "\n" + footer)
+            + "\n".join(by_conditions(calls, ASSIGNMENT_INDENT, assignment)) + "\n" + footer)
 
 
 def main() -> int:

@@ -56,7 +56,7 @@ final class Journal {
     }
 
     /// A journal over a locked directory whose history ends at `seq`. Call
-    /// ``checkpoint(_:)`` before the first append: it writes the snapshot and segment.
+    /// ``checkpoint(next:writeState:)`` before the first append: it writes the snapshot and segment.
     init(directory: FileSystemPath, feature: String, stateVersion: Int, durability: Durability, lockFD: Int32, seq: UInt64) {
         self.directory = directory
         self.feature = feature
