@@ -62,7 +62,7 @@ extension Optional: Encodable where Wrapped: Encodable {
             try value.writeJSON(to: &out)
         } else {
             out.beforeValue()
-            JSONWriter.appendASCII("null", &out.buf)
+            out.buf.append("null")
             out.state = 1
         }
     }

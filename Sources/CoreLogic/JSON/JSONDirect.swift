@@ -173,7 +173,7 @@ public struct JSONOutput: ~Copyable {
 
     @inline(__always) mutating func bool(_ b: Bool) {
         beforeValue()
-        JSONWriter.appendASCII(b ? "true" : "false", &buf)
+        buf.append(b ? "true" : "false")
         state = 1
     }
 
@@ -182,7 +182,7 @@ public struct JSONOutput: ~Copyable {
         guard I.bitWidth <= 64 else { throw _DirectMismatch() }
         beforeValue()
         if I.isSigned {
-            JSONWriter.writeInt(Int64(truncatingIfNeeded: v), into: &buf)
+            buf.appendInt(Int64(truncatingIfNeeded: v))
         } else {
             buf.appendDecimal(UInt64(truncatingIfNeeded: v))
         }
@@ -192,7 +192,7 @@ public struct JSONOutput: ~Copyable {
     @inline(__always) mutating func double(_ d: Double) throws(JSONFailure) {
         guard d.isFinite else { throw _DirectMismatch() }
         beforeValue()
-        JSONWriter.writeDouble(d, into: &buf)
+        buf.appendDouble(d)
         state = 1
     }
 }

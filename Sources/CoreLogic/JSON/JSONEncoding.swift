@@ -205,12 +205,12 @@ final class _StreamEncoder: Encoder {
     /// `step` of the innermost frame.
     func encodeValue<T: Encodable>(_ value: T, at step: JSONPathComponent?) throws {
         if T.self == String.self { JSONWriter.writeString(unsafeBitCast(value, to: String.self), into: &out); return }
-        if T.self == Int.self { JSONWriter.writeInt(Int64(unsafeBitCast(value, to: Int.self)), into: &out); return }
-        if T.self == Bool.self { JSONWriter.appendASCII(unsafeBitCast(value, to: Bool.self) ? "true" : "false", &out); return }
+        if T.self == Int.self { out.appendInt(Int64(unsafeBitCast(value, to: Int.self))); return }
+        if T.self == Bool.self { out.append(unsafeBitCast(value, to: Bool.self) ? "true" : "false"); return }
         if T.self == Double.self {
             let d = unsafeBitCast(value, to: Double.self)
             guard d.isFinite else { throw nonFinite(d, at: frames.last?.id ?? 0, step) }
-            JSONWriter.writeDouble(d, into: &out); return
+            out.appendDouble(d); return
         }
         // Everything else: a fresh slot, encoded through `self`.
         let slot = openSlot(step)
@@ -223,7 +223,7 @@ final class _StreamEncoder: Encoder {
 
     @inline(__always) func writeInteger<I: FixedWidthInteger>(_ value: I) {
         if I.isSigned {
-            JSONWriter.writeInt(Int64(truncatingIfNeeded: value), into: &out)
+            out.appendInt(Int64(truncatingIfNeeded: value))
         } else {
             out.appendDecimal(UInt64(truncatingIfNeeded: value))
         }
@@ -264,21 +264,21 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     @inline(__always) func begin(_ key: Key) -> Bool { enc.beginKeyedMember(id, key.stringValue) }
 
     mutating func encodeNil(forKey key: Key) throws {
-        if begin(key) { JSONWriter.appendASCII("null", &enc.out) }
+        if begin(key) { enc.out.append("null") }
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        if begin(key) { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) }
+        if begin(key) { enc.out.append(value ? "true" : "false") }
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
         if begin(key) { JSONWriter.writeString(value, into: &enc.out) }
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         guard value.isFinite else { throw enc.nonFinite(value, at: id, .key(key.stringValue)) }
-        if begin(key) { JSONWriter.writeDouble(value, into: &enc.out) }
+        if begin(key) { enc.out.appendDouble(value) }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
         guard value.isFinite else { throw enc.nonFinite(Double(value), at: id, .key(key.stringValue)) }
-        if begin(key) { JSONWriter.writeFloat(value, into: &enc.out) }
+        if begin(key) { enc.out.appendFloat(value) }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
     mutating func encode(_ value: Int8, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
@@ -327,16 +327,16 @@ struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
         return enc.beginMember(id)
     }
 
-    mutating func encodeNil() throws { if begin() { JSONWriter.appendASCII("null", &enc.out) } }
-    mutating func encode(_ value: Bool) throws { if begin() { JSONWriter.appendASCII(value ? "true" : "false", &enc.out) } }
+    mutating func encodeNil() throws { if begin() { enc.out.append("null") } }
+    mutating func encode(_ value: Bool) throws { if begin() { enc.out.append(value ? "true" : "false") } }
     mutating func encode(_ value: String) throws { if begin() { JSONWriter.writeString(value, into: &enc.out) } }
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { throw enc.nonFinite(value, at: id, next) }
-        if begin() { JSONWriter.writeDouble(value, into: &enc.out) }
+        if begin() { enc.out.appendDouble(value) }
     }
     mutating func encode(_ value: Float) throws {
         guard value.isFinite else { throw enc.nonFinite(Double(value), at: id, next) }
-        if begin() { JSONWriter.writeFloat(value, into: &enc.out) }
+        if begin() { enc.out.appendFloat(value) }
     }
     mutating func encode(_ value: Int) throws { if begin() { enc.writeInteger(value) } }
     mutating func encode(_ value: Int8) throws { if begin() { enc.writeInteger(value) } }

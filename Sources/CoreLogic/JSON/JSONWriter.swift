@@ -19,11 +19,11 @@ public enum JSONWriter {
     /// Appends the compact JSON text of `value` to a byte buffer.
     static func write(_ value: JSONValue, to out: inout _ByteBuffer) {
         switch value {
-        case .null: appendASCII("null", &out)
-        case .bool(let b): appendASCII(b ? "true" : "false", &out)
-        case .int(let i): writeInt(i, into: &out)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .int(let i): out.appendInt(i)
         case .uint(let u): out.appendDecimal(u)
-        case .double(let d): writeDouble(d, into: &out)
+        case .double(let d): out.appendDouble(d)
         case .string(let s): writeString(s, into: &out)
         case .array(let a):
             out.append(UInt8(ascii: "["))
@@ -58,25 +58,9 @@ public enum JSONWriter {
 
     @inline(__always) static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 &+ v : 0x57 &+ v }
 
-    @inline(__always) static func appendASCII(_ s: StaticString, _ out: inout _ByteBuffer) {
-        out.append(s)
-    }
-
     /// Appends `s` as a JSON string literal (with quotes and escapes) to `out`.
     @inline(__always) static func writeString(_ s: String, into out: inout _ByteBuffer) {
         var s = s
         s.withUTF8 { out.appendJSONString(utf8: $0) }
     }
-
-    // The number writers are the buffer's own: a static function here, called from the
-    // app's module, goes through a thunk that drops its unused metatype (about 4
-    // instructions a number), and inlined whole it makes its callers too large to inline.
-
-    @inline(__always) static func writeInt(_ v: Int64, into out: inout _ByteBuffer) { out.appendInt(v) }
-
-    /// Writes a finite double in shortest round-trip form; non-finite as `null`.
-    @inline(__always) static func writeDouble(_ d: Double, into out: inout _ByteBuffer) { out.appendDouble(d) }
-
-    /// Writes a finite float in shortest round-trip form; non-finite as `null`.
-    @inline(__always) static func writeFloat(_ f: Float, into out: inout _ByteBuffer) { out.appendFloat(f) }
 }

@@ -135,7 +135,7 @@ public final class JSONPatchOutput {
         if new >= 0 {
             out.appendDecimal(UInt64(new))
         } else {
-            JSONWriter.writeInt(new, into: &out)
+            out.appendInt(new)
         }
         out.append(UInt8(ascii: "}"))
         pop()
@@ -151,7 +151,7 @@ public final class JSONPatchOutput {
 
     public func field(_ name: StaticString, _ old: Bool, _ new: Bool) throws {
         if old == new { return }
-        replace(name) { JSONWriter.appendASCII(new ? "true" : "false", &$0) }
+        replace(name) { $0.append(new ? "true" : "false") }
     }
 
     /// Compared by bits: two finite doubles with the same JSON have the same bits (`0.0`
@@ -159,7 +159,7 @@ public final class JSONPatchOutput {
     public func field(_ name: StaticString, _ old: Double, _ new: Double) throws {
         if old.bitPattern == new.bitPattern && new.isFinite { return }
         guard new.isFinite else { throw _DirectMismatch() }
-        replace(name) { JSONWriter.writeDouble(new, into: &$0) }
+        replace(name) { $0.appendDouble(new) }
     }
 
     /// Compared by UTF-8 bytes, as hosts compare strings (not by canonical equivalence).

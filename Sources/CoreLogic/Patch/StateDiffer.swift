@@ -401,16 +401,16 @@ struct _DiffKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         node.appendChild(name, try context.scalar(previous: previousMember(name), write))
     }
 
-    mutating func encodeNil(forKey key: Key) throws { try scalar(key) { JSONWriter.appendASCII("null", &$0) } }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try scalar(key) { JSONWriter.appendASCII(value ? "true" : "false", &$0) } }
+    mutating func encodeNil(forKey key: Key) throws { try scalar(key) { $0.append("null") } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try scalar(key) { $0.append(value ? "true" : "false") } }
     mutating func encode(_ value: String, forKey key: Key) throws { try scalar(key) { JSONWriter.writeString(value, into: &$0) } }
     mutating func encode(_ value: Double, forKey key: Key) throws { try scalar(key) { try _writeDouble(value, &$0) } }
     mutating func encode(_ value: Float, forKey key: Key) throws { try scalar(key) { try _writeFloat(value, &$0) } }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try scalar(key) { JSONWriter.writeInt(value, into: &$0) } }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try scalar(key) { $0.appendInt(Int64(value)) } }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try scalar(key) { $0.appendInt(Int64(value)) } }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try scalar(key) { $0.appendInt(Int64(value)) } }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try scalar(key) { $0.appendInt(Int64(value)) } }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try scalar(key) { $0.appendInt(value) } }
     mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(key) { $0.appendDecimal(UInt64(value)) } }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(key) { $0.appendDecimal(UInt64(value)) } }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(key) { $0.appendDecimal(UInt64(value)) } }
@@ -462,16 +462,16 @@ struct _DiffUnkeyed: UnkeyedEncodingContainer, SingleValueEncodingContainer {
         node.bytes = try context.written(write)
     }
 
-    mutating func encodeNil() throws { try scalar { JSONWriter.appendASCII("null", &$0) } }
-    mutating func encode(_ value: Bool) throws { try scalar { JSONWriter.appendASCII(value ? "true" : "false", &$0) } }
+    mutating func encodeNil() throws { try scalar { $0.append("null") } }
+    mutating func encode(_ value: Bool) throws { try scalar { $0.append(value ? "true" : "false") } }
     mutating func encode(_ value: String) throws { try scalar { JSONWriter.writeString(value, into: &$0) } }
     mutating func encode(_ value: Double) throws { try scalar { try _writeDouble(value, &$0) } }
     mutating func encode(_ value: Float) throws { try scalar { try _writeFloat(value, &$0) } }
-    mutating func encode(_ value: Int) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    mutating func encode(_ value: Int8) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    mutating func encode(_ value: Int16) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    mutating func encode(_ value: Int32) throws { try scalar { JSONWriter.writeInt(Int64(value), into: &$0) } }
-    mutating func encode(_ value: Int64) throws { try scalar { JSONWriter.writeInt(value, into: &$0) } }
+    mutating func encode(_ value: Int) throws { try scalar { $0.appendInt(Int64(value)) } }
+    mutating func encode(_ value: Int8) throws { try scalar { $0.appendInt(Int64(value)) } }
+    mutating func encode(_ value: Int16) throws { try scalar { $0.appendInt(Int64(value)) } }
+    mutating func encode(_ value: Int32) throws { try scalar { $0.appendInt(Int64(value)) } }
+    mutating func encode(_ value: Int64) throws { try scalar { $0.appendInt(value) } }
     mutating func encode(_ value: UInt) throws { try scalar { $0.appendDecimal(UInt64(value)) } }
     mutating func encode(_ value: UInt8) throws { try scalar { $0.appendDecimal(UInt64(value)) } }
     mutating func encode(_ value: UInt16) throws { try scalar { $0.appendDecimal(UInt64(value)) } }
@@ -524,12 +524,12 @@ extension _DiffContext {
 
 private func _writeDouble(_ value: Double, _ out: inout _ByteBuffer) throws {
     guard value.isFinite else { throw JSONError.schema("$", "cannot encode the non-finite number \(value)") }
-    JSONWriter.writeDouble(value, into: &out)
+    out.appendDouble(value)
 }
 
 private func _writeFloat(_ value: Float, _ out: inout _ByteBuffer) throws {
     guard value.isFinite else { throw JSONError.schema("$", "cannot encode the non-finite number \(value)") }
-    JSONWriter.writeFloat(value, into: &out)
+    out.appendFloat(value)
 }
 
 // MARK: - Writing the patch

@@ -134,7 +134,7 @@ enum JournalFormat {
         line.append(#"","format":1,"feature":"#)
         JSONWriter.writeString(feature, into: &line)
         line.append(#","stateVersion":"#)
-        JSONWriter.writeInt(Int64(stateVersion), into: &line)
+        line.appendInt(Int64(stateVersion))
     }
 
     /// `,"name":value`.
