@@ -87,7 +87,7 @@ final class TraceRecorder<F: Feature> {
             line.append(#","feedback":"#)
             JSONWriter.writeString(effect.feedback, into: &line)
             line.append(#","request":"#)
-            writeEncoded(effect.request)
+            Self.writeEncoded(effect.request, into: &line)
             line.append(UInt8(ascii: "}"))
         }
         line.append(#"],"nextEffect":"#)
@@ -190,7 +190,7 @@ final class TraceRecorder<F: Feature> {
         stepEvent.truncate(to: 0)
         switch input {
         case .send(let event), .deliver(_, let event):
-            if (try? JSONCoding.encode(event, into: &stepEvent)) == nil { stepEvent.append("null") }
+            Self.writeEncoded(event, into: &stepEvent)
         case .complete:
             break
         }
@@ -217,7 +217,7 @@ final class TraceRecorder<F: Feature> {
     }
 
     private func writeState(_ state: F.State) {
-        writeEncoded(state)
+        Self.writeEncoded(state, into: &line)
     }
 
     private func resetDiffer(to state: F.State) {
@@ -241,8 +241,8 @@ final class TraceRecorder<F: Feature> {
 
     /// Encodes `value`; a value that cannot be encoded (a non-finite Double) is written as
     /// null rather than breaking the line.
-    private func writeEncoded<T: Encodable>(_ value: T) {
-        if (try? JSONCoding.encode(value, into: &line)) == nil { line.append("null") }
+    private static func writeEncoded<T: Encodable>(_ value: T, into out: inout _ByteBuffer) {
+        if (try? JSONCoding.encode(value, into: &out)) == nil { out.append("null") }
     }
 
     private func writeQueries(_ state: F.State, all: Bool) {
@@ -252,7 +252,7 @@ final class TraceRecorder<F: Feature> {
             // Written in place, and taken back when it is the value last written.
             let query = queries[index]
             let changed = line.appendMember(query.name, first: first, unlessSameAs: &queryValues[index], always: all) { value in
-                if (try? JSONCoding.encode(query.evaluate(state), into: &value)) == nil { value.append("null") }
+                Self.writeEncoded(query.evaluate(state), into: &value)
             }
             if changed { first = false }
         }
@@ -271,7 +271,7 @@ final class TraceRecorder<F: Feature> {
             line.append(#","feedback":"#)
             JSONWriter.writeString(feedback, into: &line)
             line.append(#","request":"#)
-            writeEncoded(request)
+            Self.writeEncoded(request, into: &line)
             line.append("}}")
         }
     }

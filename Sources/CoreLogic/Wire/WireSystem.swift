@@ -321,12 +321,18 @@ final class WireSystem<F: Feature> {
     private func writeChangedQueries(_ state: F.State, into out: inout ByteScratch) throws(CoreLogicFailure) {
         var first = true
         for index in watched.indices {
-            let query = watched[index].query
-            let changed = try out.buffer.appendMember(watched[index].name, first: first, unlessSameAs: &watched[index].last) {
-                (value) throws(CoreLogicFailure) in
-                try Self.mapErrors("query") { () throws(JSONFailure) in try JSONCoding.encode(query.evaluate(state), into: &value) }
-            }
-            if changed { first = false }
+            if try Self.appendQuery(&watched[index], of: state, first: first, always: false, into: &out) { first = false }
+        }
+    }
+
+    /// Appends `"name":value` for a watched query, and keeps a copy of the value; unless
+    /// `always`, takes the member back when the value is the one kept (`appendMember`).
+    private static func appendQuery(_ watched: inout (name: String, query: StateQuery<F.State>, last: [UInt8]), of state: F.State,
+                                    first: Bool, always: Bool, into out: inout ByteScratch) throws(CoreLogicFailure) -> Bool {
+        let query = watched.query
+        return try out.buffer.appendMember(watched.name, first: first, unlessSameAs: &watched.last, always: always) {
+            (value) throws(CoreLogicFailure) in
+            try mapErrors("query") { () throws(JSONFailure) in try JSONCoding.encode(query.evaluate(state), into: &value) }
         }
     }
 
@@ -377,12 +383,7 @@ final class WireSystem<F: Feature> {
             let state = system.state
             out.append(UInt8(ascii: "{"))
             for index in chosen.indices {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.appendString(chosen[index].name)
-                out.append(UInt8(ascii: ":"))
-                let value = out.count
-                try Self.mapErrors("query") { () throws(JSONFailure) in try out.appendJSON(chosen[index].query.evaluate(state)) }
-                chosen[index].last = Array(out.buffer.buffer(from: value))
+                _ = try Self.appendQuery(&chosen[index], of: state, first: index == 0, always: true, into: &out)
             }
             out.append(UInt8(ascii: "}"))
             watched = chosen
@@ -606,9 +607,6 @@ struct ByteScratch {
 
     /// Appends `text` as a JSON string literal (quotes and escapes).
     @inline(__always) mutating func appendString(_ text: String) { JSONWriter.writeString(text, into: &buffer) }
-
-    /// Forgets the bytes from `start` on, keeping the memory.
-    @inline(__always) mutating func truncate(to start: Int) { buffer.truncate(to: start) }
 
     /// Appends the compact JSON of `value`; on error nothing is appended.
     @inline(__always) mutating func appendJSON<T: Encodable>(_ value: T) throws(JSONFailure) {
