@@ -245,6 +245,27 @@ final class JSONCodingTests: XCTestCase {
         XCTAssertEqual(try JSONCoding.encodeToString(["b": ["y": 1, "x": 2], "a": [:]]), "{\"a\":{},\"b\":{\"x\":2,\"y\":1}}")
     }
 
+    /// The `Codable` encoder writes in the caller's buffer after the bytes already there
+    /// (a batch's), moving them when it outgrows the buffer; dictionaries sort among their
+    /// own bytes only. A failure leaves the bytes before it as they were.
+    func testTheCodableEncoderAppendsInTheCallersBuffer() throws {
+        var counts: [String: Int] = [:]
+        for k in ["pear", "apple", "fig"] { counts[k] = k.count }
+        let value = WithDictionary(counts: counts, byID: [3: "c", 1: "a"])
+        var buffer = _ByteBuffer(capacity: 16)
+        defer { buffer.release() }
+        buffer.append("{\"state\":")
+        try JSONCoding.encodeWithCodable(value, into: &buffer)
+        buffer.append(UInt8(ascii: "}"))
+        let written = String(decoding: buffer.buffer, as: UTF8.self)
+        XCTAssertEqual(written, "{\"state\":{\"counts\":{\"apple\":5,\"fig\":3,\"pear\":4},\"byID\":{\"1\":\"a\",\"3\":\"c\"}}}")
+        let before = buffer.count
+        struct LongThenNaN: Encodable { var text = String(repeating: "x", count: 300); var d = Double.nan }
+        XCTAssertThrowsError(try JSONCoding.encodeWithCodable(LongThenNaN(), into: &buffer), "fails after outgrowing the buffer")
+        XCTAssertEqual(buffer.count, before)
+        XCTAssertEqual(String(decoding: buffer.buffer, as: UTF8.self), written)
+    }
+
     func testSuperEncoderAndDecoderUseTheSuperKey() throws {
         let text = try JSONCoding.encodeToString(Derived())
         XCTAssertEqual(text, "{\"b\":2,\"super\":{\"a\":1}}")

@@ -111,6 +111,15 @@ struct _ByteBuffer {
         }
     }
 
+    /// Appends an integer of at most 64 bits in decimal.
+    @inline(__always) mutating func appendInteger<I: FixedWidthInteger>(_ value: I) {
+        if I.isSigned {
+            appendInt(Int64(truncatingIfNeeded: value))
+        } else {
+            appendDecimal(UInt64(truncatingIfNeeded: value))
+        }
+    }
+
     /// Appends `value` in decimal, with its sign.
     mutating func appendInt(_ value: Int64) {
         if value < 0 { append(UInt8(ascii: "-")) }
@@ -314,11 +323,6 @@ struct _ByteBuffer {
         return flagged & ~word & (ones &* 0x80) == 0
     }
 
-    /// Bytes from `start` to the end.
-    func bytes(from start: Int) -> [UInt8] {
-        Array(UnsafeBufferPointer(start: base + start, count: count - start))
-    }
-
     /// Replaces the bytes from `start` to the end.
     mutating func replaceTail(from start: Int, with bytes: [UInt8]) {
         count = start
@@ -359,6 +363,15 @@ struct _ByteBuffer {
             var buffer = _ByteBuffer(borrowing: room.baseAddress!, capacity: room.count)
             defer { buffer.release() }
             return try body(&buffer)
+        }
+    }
+
+    /// Appends to `out` what `body` writes, written on the stack first (a small state or
+    /// request fits) and copied in once; on a throw `out` is unchanged.
+    static func appending<E: Error>(to out: inout [UInt8], _ body: (inout _ByteBuffer) throws(E) -> Void) throws(E) {
+        try withTemporary(capacity: 512) { (buffer) throws(E) in
+            try body(&buffer)
+            out.append(contentsOf: buffer.buffer)
         }
     }
 

@@ -15,8 +15,7 @@
 public enum JSONCoding {
     /// Appends the compact JSON of `value` to `out`. On error `out` is unchanged.
     public static func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        if _Direct.encode(value, into: &out) { return }
-        try encodeWithCodable(value, into: &out)
+        try _ByteBuffer.appending(to: &out) { buffer in try encode(value, into: &buffer) }
     }
 
     /// `encode(_:into:)` into a byte buffer: a `JSONDirectCodable` value is written in the
@@ -27,39 +26,37 @@ public enum JSONCoding {
     @inline(__always)
     static func encode<T: Encodable>(_ value: T, into out: inout _ByteBuffer) throws {
         if _Direct.encode(value, into: &out) { return }
-        try encodeStreamed(value, into: &out)
+        try encodeWithCodable(value, into: &out)
     }
 
     /// `encode(_:into:)` into a byte buffer for a value whose type is known only at run
     /// time (an effect's request): whether it writes itself is remembered in `types`.
     static func encode<T: Encodable>(_ value: T, into out: inout _ByteBuffer, types: inout _DirectTypes) throws {
         if _Direct.encode(value, as: types.conformance(of: T.self), into: &out) { return }
-        try encodeStreamed(value, into: &out)
+        try encodeWithCodable(value, into: &out)
     }
 
-    /// The `Codable` half of `encode(_:into:)` into a byte buffer, kept out of line.
+    /// The `Codable` half of `encode(_:into:)` into a byte buffer, in the buffer's memory;
+    /// kept out of line.
     @inline(never)
-    static func encodeStreamed<T: Encodable>(_ value: T, into out: inout _ByteBuffer) throws {
-        let enc = _StreamEncoder()
+    static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout _ByteBuffer) throws {
+        let start = out.count
+        let enc = _StreamEncoder(appendingTo: out)
         do {
             try enc.encodeRoot(value)
         } catch {
+            out = enc.takeBuffer()
+            out.truncate(to: start)
             throw asJSONError(error)
         }
-        out.appendBytes(enc.out.buffer)
+        out = enc.takeBuffer()
     }
 
     /// `encode(_:into:)` through `Codable` only, even for a `JSONDirectCodable` type.
     /// For checking a direct conformance against `Codable` (CoreLogicTesting's
     /// `JSONDirectCheck`), not for hosts.
     @_spi(Testing) public static func encodeWithCodable<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        let enc = _StreamEncoder()
-        do {
-            try enc.encodeRoot(value)
-        } catch {
-            throw asJSONError(error)
-        }
-        out.append(contentsOf: enc.out.buffer)
+        try _ByteBuffer.appending(to: &out) { buffer in try encodeWithCodable(value, into: &buffer) }
     }
 
     /// The compact JSON of `value` as UTF-8 bytes.
@@ -91,13 +88,7 @@ public enum JSONCoding {
 
     /// Parses (with `limits`) and decodes a `T` from UTF-8 bytes.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws -> T {
-        guard bytes.count <= limits.maxBytes else {
-            throw JSONError(kind: .syntax, message: "input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", path: "")
-        }
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
-            throw JSONError(kind: .syntax, message: "empty input at byte 0 (line 1, column 1)", path: "")
-        }
-        let start = base.assumingMemoryBound(to: UInt8.self)
+        let start = try _Parser.checked(bytes, limits)
         if let v = _Direct.decode(T.self, base: start, count: bytes.count, maxDepth: limits.maxDepth) { return v }
         return try decodeWithCodable(type, base: start, count: bytes.count, maxDepth: limits.maxDepth)
     }
@@ -151,7 +142,9 @@ public enum JSONCoding {
     /// The direct writer alone (``JSONDirectCodable``): appends `value`'s JSON to `out`;
     /// false, with `out` unchanged, when `T` does not conform or its writer declined.
     @_spi(Testing) public static func encodeDirect<T>(_ value: T, into out: inout [UInt8]) -> Bool {
-        _Direct.encode(value, into: &out)
+        var written = false
+        _ByteBuffer.appending(to: &out) { buffer in written = _Direct.encode(value, into: &buffer) }
+        return written
     }
 
     /// The direct reader alone: nil when `T` does not conform or the input is not its

@@ -181,11 +181,7 @@ public struct JSONOutput: ~Copyable {
     @inline(__always) mutating func integer<I: FixedWidthInteger>(_ v: I) throws(JSONFailure) {
         guard I.bitWidth <= 64 else { throw _DirectMismatch() }
         beforeValue()
-        if I.isSigned {
-            buf.appendInt(Int64(truncatingIfNeeded: v))
-        } else {
-            buf.appendDecimal(UInt64(truncatingIfNeeded: v))
-        }
+        buf.appendInteger(v)
         state = 1
     }
 
@@ -597,31 +593,8 @@ enum _Direct {
         return written
     }
 
-    /// Appends the direct JSON of `value` to `out`; false, with `out` unchanged,
-    /// when `T` does not conform or its `writeJSON` declined.
-    static func encode<T>(_ value: T, into out: inout [UInt8]) -> Bool {
-        guard let d = T.self as? any JSONDirectCodable.Type else { return false }
-        return withUnsafePointer(to: value) { encodeOpened(d, UnsafeRawPointer($0), into: &out) }
-    }
-
-    private static func encodeOpened<D: JSONDirectCodable>(_: D.Type, _ p: UnsafeRawPointer, into out: inout [UInt8]) -> Bool {
-        // Written on the stack first (a small state or request fits): no heap buffer to
-        // allocate and free on every call.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch -> Bool in
-            guard let start = scratch.baseAddress else { return false }
-            var o = JSONOutput(borrowing: start, capacity: scratch.count)
-            do {
-                try p.assumingMemoryBound(to: D.self).pointee.writeJSON(to: &o)
-            } catch {
-                return false
-            }
-            out.append(contentsOf: o.buf.buffer)
-            return true
-        }
-    }
-
-    /// The direct decoding of `T` from input already checked against the size
-    /// limit; nil when `T` does not conform or the input is not its canonical shape.
+    /// The direct decoding of `T` from input already checked against the size limit; nil
+    /// when `T` does not conform or the input is not its canonical shape.
     static func decode<T>(_: T.Type, base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) -> T? {
         // Same bound as the tape's offsets, so both paths reject the same sizes.
         guard count < Int(Int32.max), let d = T.self as? any JSONDirectCodable.Type else { return nil }

@@ -26,16 +26,27 @@ final class _StreamEncoder: Encoder {
         var start = 0
     }
 
-    @exclusivity(unchecked) var out = _ByteBuffer(capacity: 512)
+    /// The caller's buffer, written in place after the bytes already in it; handed back by
+    /// ``takeBuffer()``.
+    @exclusivity(unchecked) var out: _ByteBuffer
     @exclusivity(unchecked) var frames: [Frame] = []
     @exclusivity(unchecked) var serial = 0
     /// The slot that `container(keyedBy:)` and friends on `self` fill.
     @exclusivity(unchecked) var currentSlot = 0
     @exclusivity(unchecked) var failure: JSONError?
 
-    init() { frames.reserveCapacity(16) }
+    init(appendingTo buffer: _ByteBuffer) {
+        out = buffer
+        frames.reserveCapacity(16)
+    }
 
-    deinit { out.release() }
+    /// The buffer written to, also after a failure (it may have moved to a bigger
+    /// allocation); the encoder keeps none of it.
+    func takeBuffer() -> _ByteBuffer {
+        let taken = out
+        out = _ByteBuffer(borrowing: taken.base, capacity: 0)
+        return taken
+    }
 
     var codingPath: [CodingKey] { codingPath(of: currentSlot) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -115,12 +126,12 @@ final class _StreamEncoder: Encoder {
             ranges.append((e.0, lo..<hi))
         }
         ranges.sort { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
-        let old = out.bytes(from: 0)
+        let old = out.buffer(from: containerStart)
         var sorted: [UInt8] = []
-        sorted.reserveCapacity(out.count - containerStart)
+        sorted.reserveCapacity(old.count)
         for (n, r) in ranges.enumerated() {
             if n > 0 { sorted.append(UInt8(ascii: ",")) }
-            sorted.append(contentsOf: old[r.1])
+            sorted.append(contentsOf: old[(r.1.lowerBound - containerStart)..<(r.1.upperBound - containerStart)])
         }
         out.replaceTail(from: containerStart, with: sorted)
     }
@@ -221,13 +232,6 @@ final class _StreamEncoder: Encoder {
         while let top = frames.last, top.id >= slot { pop() }
     }
 
-    @inline(__always) func writeInteger<I: FixedWidthInteger>(_ value: I) {
-        if I.isSigned {
-            out.appendInt(Int64(truncatingIfNeeded: value))
-        } else {
-            out.appendDecimal(UInt64(truncatingIfNeeded: value))
-        }
-    }
 }
 
 /// The key type the standard library uses for `Dictionary` coding (the same for encoding
@@ -280,16 +284,11 @@ struct _KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         guard value.isFinite else { throw enc.nonFinite(Double(value), at: id, .key(key.stringValue)) }
         if begin(key) { enc.out.appendFloat(value) }
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { enc.out.appendInteger(value) } }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { if begin(key) { enc.out.appendInteger(value) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { enc.out.appendInteger(value) } }
+    /// The rarer integer types, through one generic member (the common ones above are specialized).
+    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I, forKey key: Key) throws { if begin(key) { enc.out.appendInteger(value) } }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if begin(key) { try enc.encodeValue(value, at: .key(key.stringValue)) }
     }
@@ -338,16 +337,10 @@ struct _ValueEncoder: UnkeyedEncodingContainer, SingleValueEncodingContainer {
         guard value.isFinite else { throw enc.nonFinite(Double(value), at: id, next) }
         if begin() { enc.out.appendFloat(value) }
     }
-    mutating func encode(_ value: Int) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: Int8) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: Int16) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: Int32) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: Int64) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt8) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt16) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt32) throws { if begin() { enc.writeInteger(value) } }
-    mutating func encode(_ value: UInt64) throws { if begin() { enc.writeInteger(value) } }
+    mutating func encode(_ value: Int) throws { if begin() { enc.out.appendInteger(value) } }
+    mutating func encode(_ value: Int64) throws { if begin() { enc.out.appendInteger(value) } }
+    mutating func encode(_ value: UInt64) throws { if begin() { enc.out.appendInteger(value) } }
+    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws { if begin() { enc.out.appendInteger(value) } }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let step = next
         if begin() { try enc.encodeValue(value, at: step) }

@@ -10,13 +10,7 @@
 public enum JSONParser {
     /// Parses one JSON document from raw UTF-8 bytes.
     public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(JSONFailure) -> JSONValue {
-        guard bytes.count <= limits.maxBytes else {
-            throw JSONError(kind: .syntax, message: "input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", path: "")
-        }
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
-            throw JSONError(kind: .syntax, message: "empty input at byte 0 (line 1, column 1)", path: "")
-        }
-        var p = _Parser(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
+        var p = _Parser(base: try _Parser.checked(bytes, limits), count: bytes.count, maxDepth: limits.maxDepth)
         return p.value(of: try p.buildTape())
     }
 
@@ -45,6 +39,18 @@ struct _Parser {
         self.p = base
         self.end = count
         self.maxDepth = maxDepth
+    }
+
+    /// The start of `bytes` once they pass the checks made before any parse: the size
+    /// limit, then empty input.
+    @inline(__always) static func checked(_ bytes: UnsafeRawBufferPointer, _ limits: JSONLimits) throws(JSONFailure) -> UnsafePointer<UInt8> {
+        guard bytes.count <= limits.maxBytes else {
+            throw JSONError(kind: .syntax, message: "input of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes", path: "")
+        }
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            throw JSONError(kind: .syntax, message: "empty input at byte 0 (line 1, column 1)", path: "")
+        }
+        return base.assumingMemoryBound(to: UInt8.self)
     }
 
     @inline(__always) func byte(_ at: Int) -> UInt8 { at < end ? p[at] : 0 }
@@ -90,18 +96,12 @@ struct _Parser {
     mutating func parseString() throws(JSONFailure) -> String {
         i += 1
         let start = i
-        // Fast path: plain ASCII without escapes.
-        while i < end {
-            let b = p[i]
-            if b == UInt8(ascii: "\"") {
-                let s = String(decoding: UnsafeBufferPointer(start: p + start, count: i - start), as: UTF8.self)
-                i += 1
-                return s
-            }
-            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+        if skipPlain() {
+            let s = String(decoding: UnsafeBufferPointer(start: p + start, count: i - start), as: UTF8.self)
             i += 1
+            return s
         }
-        // Slow path: escapes, non-ASCII, errors.
+        // Escapes, non-ASCII bytes, errors.
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
         while true {
@@ -122,6 +122,17 @@ struct _Parser {
                 i += n
             }
         }
+    }
+
+    /// Moves over printable ASCII without escapes; true when it stopped at the closing quote.
+    @inline(__always) mutating func skipPlain() -> Bool {
+        while i < end {
+            let b = p[i]
+            if b == UInt8(ascii: "\"") { return true }
+            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return false }
+            i += 1
+        }
+        return false
     }
 
     /// Validates one multi-byte UTF-8 sequence at `at` and returns its length.

@@ -20,6 +20,16 @@ struct _TapeEntry {
     var parent: Int32
     /// Numbers: the bits of the Int64, UInt64 or Double. Bools: 0 or 1.
     var bits: UInt64
+
+    init(_ kind: Kind, next: Int, parent: Int, start: Int = 0, len: Int = 0, bits: UInt64 = 0, slow: Bool = false) {
+        self.kind = kind
+        self.slow = slow
+        self.start = UInt32(truncatingIfNeeded: start)
+        self.len = UInt32(truncatingIfNeeded: len)
+        self.next = UInt32(truncatingIfNeeded: next)
+        self.parent = Int32(truncatingIfNeeded: parent)
+        self.bits = bits
+    }
 }
 
 extension _Parser {
@@ -28,15 +38,9 @@ extension _Parser {
         let quote = i
         i += 1
         let start = i
-        while i < end {
-            let b = p[i]
-            if b == UInt8(ascii: "\"") {
-                let r = (start, i - start, false)
-                i += 1
-                return r
-            }
-            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+        if skipPlain() {
             i += 1
+            return (start, i - 1 - start, false)
         }
         i = quote
         _ = try parseString()
@@ -53,7 +57,7 @@ extension _Parser {
         if i >= end { throw fail("empty input", at: i) }
         valueLoop: while true {
             skipWhitespace()
-            let parent = Int32(truncatingIfNeeded: open.last ?? -1)
+            let parent = open.last ?? -1
             let b = byte(i)
             let here = tape.count
             switch b {
@@ -61,8 +65,7 @@ extension _Parser {
                 let isObject = b == UInt8(ascii: "{")
                 if open.count >= maxDepth { throw fail("nesting deeper than the limit of \(maxDepth)", at: i) }
                 i += 1
-                tape.append(_TapeEntry(kind: isObject ? .object : .array, slow: false, start: UInt32(truncatingIfNeeded: i),
-                                       len: 0, next: 0, parent: parent, bits: 0))
+                tape.append(_TapeEntry(isObject ? .object : .array, next: 0, parent: parent, start: i))
                 skipWhitespace()
                 if byte(i) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     i += 1
@@ -74,20 +77,18 @@ extension _Parser {
                 continue valueLoop
             case UInt8(ascii: "\""):
                 let s = try scanString()
-                tape.append(_TapeEntry(kind: .string, slow: s.slow, start: UInt32(truncatingIfNeeded: s.start),
-                                       len: UInt32(truncatingIfNeeded: s.len), next: UInt32(truncatingIfNeeded: here + 1), parent: parent, bits: 0))
+                tape.append(_TapeEntry(.string, next: here + 1, parent: parent, start: s.start, len: s.len, slow: s.slow))
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 var kind = _TapeEntry.Kind.bool
                 var bits: UInt64 = 0
                 if b == UInt8(ascii: "t") { try expectLiteral("true"); bits = 1 }
                 else if b == UInt8(ascii: "f") { try expectLiteral("false") }
                 else { try expectLiteral("null"); kind = .null }
-                tape.append(_TapeEntry(kind: kind, slow: false, start: 0, len: 0, next: UInt32(truncatingIfNeeded: here + 1), parent: parent, bits: bits))
+                tape.append(_TapeEntry(kind, next: here + 1, parent: parent, bits: bits))
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let at = i
                 let v = try parseNumber()
-                var e = _TapeEntry(kind: .int, slow: false, start: UInt32(truncatingIfNeeded: at), len: UInt32(truncatingIfNeeded: i - at),
-                                   next: UInt32(truncatingIfNeeded: here + 1), parent: parent, bits: 0)
+                var e = _TapeEntry(.int, next: here + 1, parent: parent, start: at, len: i - at)
                 switch v {
                 case .int(let x): e.bits = UInt64(bitPattern: x)
                 case .uint(let x): e.kind = .uint; e.bits = x
@@ -103,10 +104,8 @@ extension _Parser {
                 guard let top = open.last else {
                     skipWhitespace()
                     if i < end { throw fail("unexpected \(describeHere()) after the JSON value", at: i) }
-                    tape.append(_TapeEntry(kind: .object, slow: false, start: 0, len: 0,
-                                           next: UInt32(truncatingIfNeeded: tape.count + 1), parent: -1, bits: 0))
-                    tape.append(_TapeEntry(kind: .null, slow: false, start: 0, len: 0,
-                                           next: UInt32(truncatingIfNeeded: tape.count + 1), parent: -1, bits: 0))
+                    tape.append(_TapeEntry(.object, next: tape.count + 1, parent: -1))
+                    tape.append(_TapeEntry(.null, next: tape.count + 1, parent: -1))
                     return tape
                 }
                 tape[top].len &+= 1
@@ -135,8 +134,7 @@ extension _Parser {
         skipWhitespace()
         guard byte(i) == UInt8(ascii: "\"") else { throw fail("expected a string key, found \(describeHere())", at: i) }
         let s = try scanString()
-        tape.append(_TapeEntry(kind: .string, slow: s.slow, start: UInt32(truncatingIfNeeded: s.start), len: UInt32(truncatingIfNeeded: s.len),
-                               next: UInt32(truncatingIfNeeded: tape.count + 1), parent: Int32(truncatingIfNeeded: parent), bits: 0))
+        tape.append(_TapeEntry(.string, next: tape.count + 1, parent: parent, start: s.start, len: s.len, slow: s.slow))
         skipWhitespace()
         guard byte(i) == UInt8(ascii: ":") else { throw fail("expected ':', found \(describeHere())", at: i) }
         i += 1

@@ -298,15 +298,10 @@ struct _TapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try d.unboxDouble(try require(key)) }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try d.unboxFloat(try require(key)) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try d.unboxInteger(try require(key), type) }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try d.unboxInteger(try require(key), type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try d.unboxInteger(try require(key), type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try d.unboxInteger(try require(key), type) }
+    /// The rarer integer types, through one generic member (the common ones above are specialized).
+    func decode<I: FixedWidthInteger & Decodable>(_ type: I.Type, forKey key: Key) throws -> I { try d.unboxInteger(try require(key), type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try d.decodeValue(type, at: try require(key)) }
 
     // One member lookup, null read as absent (the standard library's default looks twice).
@@ -346,15 +341,9 @@ extension _TapeDecoder: SingleValueDecodingContainer {
     func decode(_ type: Double.Type) throws -> Double { try unboxDouble(current) }
     func decode(_ type: Float.Type) throws -> Float { try unboxFloat(current) }
     func decode(_ type: Int.Type) throws -> Int { try unboxInteger(current, type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try unboxInteger(current, type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try unboxInteger(current, type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try unboxInteger(current, type) }
     func decode(_ type: Int64.Type) throws -> Int64 { try unboxInteger(current, type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try unboxInteger(current, type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try unboxInteger(current, type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try unboxInteger(current, type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(current, type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(current, type) }
+    func decode<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I { try unboxInteger(current, type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, at: current) }
 }
 
@@ -397,15 +386,9 @@ struct _TapeUnkeyed: UnkeyedDecodingContainer {
     mutating func decode(_ type: Double.Type) throws -> Double { let r = try d.unboxDouble(try peek()); advance(); return r }
     mutating func decode(_ type: Float.Type) throws -> Float { let r = try d.unboxFloat(try peek()); advance(); return r }
     mutating func decode(_ type: Int.Type) throws -> Int { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
     mutating func decode(_ type: Int64.Type) throws -> Int64 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let r = try d.unboxInteger(try peek(), type); advance(); return r }
+    mutating func decode<I: FixedWidthInteger & Decodable>(_ type: I.Type) throws -> I { let r = try d.unboxInteger(try peek(), type); advance(); return r }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { let r = try d.decodeValue(type, at: try peek()); advance(); return r }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

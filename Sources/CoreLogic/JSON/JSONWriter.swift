@@ -7,13 +7,9 @@
 /// double, which no parsed value can hold, is written as `null`. Object keys keep their
 /// order.
 public enum JSONWriter {
-    /// Appends the compact JSON text of `value` to `out`: written in a byte buffer, then
-    /// copied in once.
+    /// Appends the compact JSON text of `value` to `out`.
     public static func write(_ value: JSONValue, into out: inout [UInt8]) {
-        _ByteBuffer.withTemporary(capacity: 256) { buffer in
-            write(value, to: &buffer)
-            out.append(contentsOf: buffer.buffer)
-        }
+        _ByteBuffer.appending(to: &out) { buffer in write(value, to: &buffer) }
     }
 
     /// Appends the compact JSON text of `value` to a byte buffer.

@@ -68,12 +68,9 @@ final class StateDiffer<State: Encodable> {
         opaque = context.unsupported
     }
 
-    /// `diff(to:into:)` appending to an array: written in a byte buffer, then copied in once.
+    /// `diff(to:into:)` appending to an array.
     func diff(to state: State, into out: inout [UInt8]) throws {
-        try _ByteBuffer.withTemporary(capacity: 256) { buffer in
-            try diff(to: state, into: &buffer)
-            out.append(contentsOf: buffer.buffer)
-        }
+        try _ByteBuffer.appending(to: &out) { buffer in try diff(to: state, into: &buffer) }
     }
 
     /// Appends the JSON array of operations that turn the last state (given to `reset` or
