@@ -127,7 +127,7 @@ public enum JSONCoding {
     /// The case names of an enum whose `CodingKeys` is `CaseIterable`, found by running
     /// its `init(from:)`; nil for any other type.
     @_spi(Testing) public static func codingKeyCaseNames<T: Decodable>(of type: T.Type) -> [String]? {
-        _KeyTypeProbe.keyType(of: type).flatMap(_caseNamesOfAny)
+        _KeyTypeProbe.keyType(of: type).flatMap(_caseNames)
     }
 
     static func asJSONError(_ error: Error) -> JSONError {

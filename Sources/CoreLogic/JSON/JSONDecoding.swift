@@ -17,10 +17,8 @@ func _schemaError(_ error: Error) -> Error {
     }
 }
 
-/// Case names of a `CaseIterable` coding key type, in declaration order.
-func _caseNames<K: CodingKey>(_ k: K.Type) -> [String]? { _caseNamesOfAny(k) }
-
-func _caseNamesOfAny(_ t: Any.Type) -> [String]? {
+/// Case names of a `CaseIterable` coding key type, in declaration order; nil for any other type.
+func _caseNames(_ t: Any.Type) -> [String]? {
     guard let c = t as? any (CodingKey & CaseIterable).Type else { return nil }
     return _names(c)
 }

@@ -245,7 +245,7 @@ final class _TapeDecoder: Decoder {
 
 /// Explains why an object does not name exactly one enum case.
 func _enumDiagnosis(keys: [String], keyType: Any.Type?) -> String {
-    let names = keyType.flatMap(_caseNamesOfAny)
+    let names = keyType.flatMap(_caseNames)
     if keys.count == 1 {
         if let names = names {
             return "unknown case '\(_printableName(keys[0]))'; valid cases: " + names.joined(separator: ", ")
