@@ -29,6 +29,22 @@ final class JSONWriterTests: XCTestCase {
                        "/count//a~1b/~0/~01~1/é 0 9 10 99999 100000 18446744073709551615")
     }
 
+    /// One integer writer for every width: the sign of a narrow type kept, a type wider than
+    /// 64 bits written whole (never truncated).
+    func testIntegersOfEveryWidthAreWrittenWhole() {
+        var buffer = _ByteBuffer(capacity: 1)
+        defer { buffer.release() }
+        buffer.appendInteger(Int8.min)
+        buffer.append(UInt8(ascii: " "))
+        buffer.appendInteger(UInt16.max)
+        buffer.append(UInt8(ascii: " "))
+        buffer.appendInteger(Int64.min)
+        buffer.append(UInt8(ascii: " "))
+        buffer.appendInteger(Int128.min)
+        XCTAssertEqual(String(decoding: buffer.buffer, as: UTF8.self),
+                       "-128 65535 -9223372036854775808 -170141183460469231731687303715884105728")
+    }
+
     /// The escapers copy eight bytes (or four) at a time while no byte needs an escape:
     /// every length from 0 to 24, with each byte that must be escaped (and bytes that must
     /// not, from 0x80 up, next to ones that must) at every position, against a reference

@@ -111,9 +111,12 @@ struct _ByteBuffer {
         }
     }
 
-    /// Appends an integer of at most 64 bits in decimal.
+    /// Appends an integer in decimal (one wider than 64 bits through its description).
     @inline(__always) mutating func appendInteger<I: FixedWidthInteger>(_ value: I) {
-        if I.isSigned {
+        if I.bitWidth > 64 {
+            var text = value.description
+            text.withUTF8 { appendBytes($0) }
+        } else if I.isSigned {
             appendInt(Int64(truncatingIfNeeded: value))
         } else {
             appendDecimal(UInt64(truncatingIfNeeded: value))

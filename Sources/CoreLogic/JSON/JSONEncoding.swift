@@ -231,7 +231,6 @@ final class _StreamEncoder: Encoder {
         try value.encode(to: self)
         while let top = frames.last, top.id >= slot { pop() }
     }
-
 }
 
 /// The key type the standard library uses for `Dictionary` coding (the same for encoding
