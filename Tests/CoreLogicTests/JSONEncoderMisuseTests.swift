@@ -87,6 +87,14 @@ final class JSONEncoderMisuseTests: XCTestCase {
             XCTAssertEqual((error as? JSONError)?.message, "$[1]: a container was requested after its value was complete")
         }
         XCTAssertEqual(out, [])
+        // After the encode, the kept encoder writes nowhere the caller can see.
+        var buffer = _ByteBuffer(capacity: 64)
+        defer { buffer.release() }
+        buffer.append("[1]")
+        try? JSONCoding.encodeWithCodable(keep, into: &buffer)
+        var late = kept.encoder?.container(keyedBy: K.self)
+        try? late?.encode(String(repeating: "x", count: 100), forKey: .a)
+        XCTAssertEqual(String(decoding: buffer.buffer, as: UTF8.self), #"[1]{"super":{}}"#)
     }
 
     func testANestedContainerUsedAfterItsParentMovedOnIsRefused() {

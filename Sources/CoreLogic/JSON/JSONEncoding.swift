@@ -41,12 +41,16 @@ final class _StreamEncoder: Encoder {
     }
 
     /// The buffer written to, also after a failure (it may have moved to a bigger
-    /// allocation); the encoder keeps none of it.
+    /// allocation). The encoder keeps an empty view without room: an `Encoder` that a
+    /// hand-written `encode(to:)` kept can no longer write into the caller's bytes.
     func takeBuffer() -> _ByteBuffer {
         let taken = out
         out = _ByteBuffer(borrowing: taken.base, capacity: 0)
         return taken
     }
+
+    /// Frees only what a kept encoder wrote after ``takeBuffer()`` (memory of its own).
+    deinit { out.release() }
 
     var codingPath: [CodingKey] { codingPath(of: currentSlot) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
