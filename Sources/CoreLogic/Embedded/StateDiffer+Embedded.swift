@@ -14,10 +14,7 @@ final class StateDiffer<State: Encodable> {
     /// Appends the operations from the last state to `state`, and makes it the last one.
     /// On error nothing is appended and the last state stays the one before.
     func diff(to state: State, into out: inout [UInt8]) throws(JSONFailure) {
-        var buffer = _ByteBuffer(capacity: 256)
-        defer { buffer.release() }
-        try diff(to: state, into: &buffer)
-        out.append(contentsOf: buffer.buffer)
+        try _ByteBuffer.appending(to: &out) { (buffer) throws(JSONFailure) in try diff(to: state, into: &buffer) }
     }
 
     /// `diff(to:into:)` appending to a byte buffer (a batch's), in its memory.
