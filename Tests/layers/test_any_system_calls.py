@@ -56,7 +56,6 @@ def run(source: str, generated: Optional[str], *options: str) -> Tuple[subproces
         return result, text
 
 
-
 def expect_lines(name: str, text: str, lines: List[str]) -> None:
     stripped = [line.strip() for line in text.splitlines()]
     at = 0

@@ -35,7 +35,6 @@ def check(files: Dict[str, str], rules: str = RULES) -> subprocess.CompletedProc
         return subprocess.run([sys.executable, CHECK, "--root", root], capture_output=True, text=True)
 
 
-
 LOW = "public struct Buffer {}\nfunc helper() {}\n"
 HIGH = "struct Machine { var buffer: Buffer }\n"
 

@@ -111,7 +111,7 @@ def read_calls(text: str) -> List[Call]:
         directive = line.strip()
         if directive.startswith("#if "):
             conditions.append(directive[4:].split("//")[0].strip())
-        elif directive.startswith(("#else", "#elseif")) and conditions:
+        elif directive.startswith("#else") and conditions:  # #else and #elseif
             # Its branch's condition is not the #if's: say it, rather than write it wrong.
             conditions[-1] = f"<#else of {conditions[-1]}>"
         elif directive.startswith("#endif") and conditions:
